@@ -1,0 +1,108 @@
+// Typed gateway configuration, filled from YAML by load_config() (config/loader.h).
+// Every field carries its default here; docs/config.md documents each key.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/prefix.h"
+
+namespace ncgw::config {
+
+// Which transport carries a peer's tunnel.
+enum class TransportKind { plain, tcpnc, udt };
+
+// Congestion control of the TCP/NC sender.
+enum class CongestionControl { newreno, cubic };
+
+// What happens to the TUN device at shutdown.
+enum class TunOnExit { remove, keep };
+
+// Settings of the unreliable `plain` transport (UDP encapsulation, no recovery).
+struct PlainSettings {
+  std::uint32_t session_id = 0;  // 0: derived from the two gateway names
+};
+
+// Settings of the TCP/NC transport (paper 002 section 2; notes/tcpnc.md).
+struct TcpncSettings {
+  CongestionControl congestion_control = CongestionControl::newreno;
+  std::uint32_t cwnd_max_packets = 200;      // CWND_max, hard cap on transmissions in flight
+  std::uint32_t link_buffer_packets = 0;     // 0: R_max x CWND_max (paper 002 section 2.2)
+  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer
+  std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
+  std::uint32_t n_max = 32;
+  std::uint32_t k_max = 16;                  // most repairs per coding window
+  double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
+  double retransmission_target = 0.02;       // target P(a CW needs a retransmission round)
+  std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
+  std::optional<std::uint32_t> fixed_k;
+  std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms
+  std::uint32_t keepalive_ms = 1000;
+  std::uint32_t dead_peer_ms = 10000;        // no datagram for this long: session reset
+  std::uint64_t seed = 1;                    // coefficient and jitter seed, recorded in logs
+};
+
+// Settings of the UDT transport (UDT4 4.11 wire format; notes/udt4.md).
+struct UdtSettings {
+  std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay
+  std::uint32_t flight_flag_size = 25600;    // max packets in flight (UDT_FC)
+  std::uint32_t send_buffer_packets = 8192;
+  std::uint32_t recv_buffer_packets = 8192;
+  bool rendezvous = false;                   // both sides connect at once (P2P)
+  std::uint32_t channels = 1;                // parallel channels; 0: tuned from RTT (paper 001)
+  std::uint64_t seed = 1;
+};
+
+// A remote gateway and how to reach it.
+struct Peer {
+  std::string name;
+  std::string endpoint_host;                 // IP literal of the peer's underlay address
+  std::uint16_t endpoint_port = 0;           // 0: the default port of the transport kind
+  TransportKind transport = TransportKind::plain;
+  PlainSettings plain;
+  TcpncSettings tcpnc;
+  UdtSettings udt;
+};
+
+// A remote prefix reachable through a peer (longest-prefix match; installed as kernel routes).
+struct Route {
+  Prefix prefix;
+  std::string via;                           // peer name
+};
+
+// The TUN device the gateway reads from and writes to.
+struct TunConfig {
+  std::string name = "ncgw0";
+  std::optional<std::uint32_t> mtu;          // unset: underlay_mtu minus the tunnel's headers
+  std::uint32_t underlay_mtu = 1500;
+  std::vector<Prefix> addresses;             // interface addresses with prefix length (v4 and v6)
+  TunOnExit on_exit = TunOnExit::remove;
+};
+
+// The local UDP endpoints; each transport kind has its own port (UDT has no magic number).
+struct ListenConfig {
+  std::string address = "0.0.0.0";
+  std::uint16_t plain_port = 5500;
+  std::uint16_t tcpnc_port = 5501;
+  std::uint16_t udt_port = 5502;
+};
+
+// Log destination and level.
+struct LoggingConfig {
+  std::string level = "info";                // trace, debug, info, warn, error, off
+  std::string file;                          // empty: stderr
+};
+
+// The whole gateway configuration.
+struct GatewayConfig {
+  std::string name;                          // required
+  std::string control_socket;                // empty: /run/ncgw/<name>.sock
+  TunConfig tun;
+  ListenConfig listen;
+  std::vector<Peer> peers;
+  std::vector<Route> routes;
+  LoggingConfig logging;
+};
+
+}  // namespace ncgw::config
