@@ -1,4 +1,4 @@
-// Typed gateway configuration, filled from YAML by load_config() (config/loader.h).
+// Typed gateway configuration, filled from YAML by load_config_file() (config/loader.h).
 // Every field carries its default here; docs/config.md documents each key.
 #pragma once
 #include <cstdint>
@@ -22,6 +22,7 @@ enum class TunOnExit { remove, keep };
 // Settings of the unreliable `plain` transport (UDP encapsulation, no recovery).
 struct PlainSettings {
   std::uint32_t session_id = 0;  // 0: derived from the two gateway names
+  friend bool operator==(const PlainSettings&, const PlainSettings&) = default;
 };
 
 // Settings of the TCP/NC transport (paper 002 section 2; notes/tcpnc.md).
@@ -41,6 +42,7 @@ struct TcpncSettings {
   std::uint32_t keepalive_ms = 1000;
   std::uint32_t dead_peer_ms = 10000;        // no datagram for this long: session reset
   std::uint64_t seed = 1;                    // coefficient and jitter seed, recorded in logs
+  friend bool operator==(const TcpncSettings&, const TcpncSettings&) = default;
 };
 
 // Settings of the UDT transport (UDT4 4.11 wire format; notes/udt4.md).
@@ -52,6 +54,7 @@ struct UdtSettings {
   bool rendezvous = false;                   // both sides connect at once (P2P)
   std::uint32_t channels = 1;                // parallel channels; 0: tuned from RTT (paper 001)
   std::uint64_t seed = 1;
+  friend bool operator==(const UdtSettings&, const UdtSettings&) = default;
 };
 
 // A remote gateway and how to reach it.
@@ -59,16 +62,19 @@ struct Peer {
   std::string name;
   std::string endpoint_host;                 // IP literal of the peer's underlay address
   std::uint16_t endpoint_port = 0;           // 0: the default port of the transport kind
+                                             // (the loader fills it in: never 0 after loading)
   TransportKind transport = TransportKind::plain;
   PlainSettings plain;
   TcpncSettings tcpnc;
   UdtSettings udt;
+  friend bool operator==(const Peer&, const Peer&) = default;
 };
 
 // A remote prefix reachable through a peer (longest-prefix match; installed as kernel routes).
 struct Route {
   Prefix prefix;
   std::string via;                           // peer name
+  friend bool operator==(const Route&, const Route&) = default;
 };
 
 // The TUN device the gateway reads from and writes to.
@@ -78,6 +84,7 @@ struct TunConfig {
   std::uint32_t underlay_mtu = 1500;
   std::vector<Prefix> addresses;             // interface addresses with prefix length (v4 and v6)
   TunOnExit on_exit = TunOnExit::remove;
+  friend bool operator==(const TunConfig&, const TunConfig&) = default;
 };
 
 // The local UDP endpoints; each transport kind has its own port (UDT has no magic number).
@@ -86,23 +93,26 @@ struct ListenConfig {
   std::uint16_t plain_port = 5500;
   std::uint16_t tcpnc_port = 5501;
   std::uint16_t udt_port = 5502;
+  friend bool operator==(const ListenConfig&, const ListenConfig&) = default;
 };
 
 // Log destination and level.
 struct LoggingConfig {
   std::string level = "info";                // trace, debug, info, warn, error, off
   std::string file;                          // empty: stderr
+  friend bool operator==(const LoggingConfig&, const LoggingConfig&) = default;
 };
 
 // The whole gateway configuration.
 struct GatewayConfig {
   std::string name;                          // required
-  std::string control_socket;                // empty: /run/ncgw/<name>.sock
+  std::string control_socket;                // empty: /run/ncgw/<name>.sock (filled in by the loader)
   TunConfig tun;
   ListenConfig listen;
   std::vector<Peer> peers;
   std::vector<Route> routes;
   LoggingConfig logging;
+  friend bool operator==(const GatewayConfig&, const GatewayConfig&) = default;
 };
 
 }  // namespace ncgw::config
