@@ -1,0 +1,43 @@
+// Canonical names of the config enums, default ports, and error formatting.
+#include "config/loader.h"
+
+namespace ncgw::config {
+
+std::string format_error(const ConfigError& error) {
+  std::string out = error.file;
+  if (error.line > 0) {
+    out.append(":").append(std::to_string(error.line));
+    out.append(":").append(std::to_string(error.column));
+  }
+  out.append(": ");
+  if (!error.key_path.empty()) out.append(error.key_path).append(": ");
+  return out.append(error.message);
+}
+
+std::uint16_t default_port(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::plain: return 5500;
+    case TransportKind::tcpnc: return 5501;
+    case TransportKind::udt: return 5502;
+  }
+  return 0;
+}
+
+std::string_view to_string(TransportKind kind) {
+  switch (kind) {
+    case TransportKind::plain: return "plain";
+    case TransportKind::tcpnc: return "tcpnc";
+    case TransportKind::udt: return "udt";
+  }
+  return "?";
+}
+
+std::string_view to_string(CongestionControl cc) {
+  return cc == CongestionControl::cubic ? "cubic" : "newreno";
+}
+
+std::string_view to_string(TunOnExit on_exit) {
+  return on_exit == TunOnExit::keep ? "keep" : "remove";
+}
+
+}  // namespace ncgw::config

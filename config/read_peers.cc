@@ -1,0 +1,93 @@
+// Reader of the `peers` sequence: names, endpoints, transport kind and its settings block.
+#include <map>
+
+#include "config/endpoint.h"
+#include "config/scalars.h"
+#include "config/sections.h"
+
+namespace ncgw::config::detail {
+namespace {
+
+// Fails unless a peer at `host` can be reached from a socket bound to the listen address.
+void check_family(const Node& node, const IpAddress& host, const ListenConfig& listen) {
+  const auto local = parse_ip(listen.address);
+  if (!local || local->v6 == host.v6) return;
+  const bool dual_stack = local->v6 && *local == IpAddress{true, {}};  // "::" also reaches IPv4
+  if (dual_stack) return;
+  node.fail(std::string("expected an IPv") + (local->v6 ? "6" : "4") +
+            " address like listen.address (" + listen.address + "), got " + node.describe());
+}
+
+// The endpoint: canonical host text and port (the transport's default when not written).
+void read_endpoint(const Node& node, const ListenConfig& listen, Peer& peer) {
+  const auto parsed = parse_endpoint(read_string(node));
+  if (const auto* message = std::get_if<std::string>(&parsed)) node.fail(*message);
+  const Endpoint& e = std::get<Endpoint>(parsed);
+  check_family(node, e.host, listen);
+  peer.endpoint_host = to_string(e.host);
+  peer.endpoint_port = e.port.value_or(default_port(peer.transport));
+}
+
+// Reads the settings block named `kind`, which must match the peer's transport.
+void read_settings(const Node& peer_node, TransportKind kind, const GatewayConfig& config, Peer& peer) {
+  const auto block = peer_node.find(to_string(kind));
+  if (!block) return;
+  if (kind != peer.transport) {
+    block->fail("settings for transport " + std::string(to_string(kind)) +
+                ", but this peer's transport is " + std::string(to_string(peer.transport)));
+  }
+  switch (kind) {
+    case TransportKind::plain: peer.plain = read_plain(*block); break;
+    case TransportKind::tcpnc: peer.tcpnc = read_tcpnc(*block); break;
+    case TransportKind::udt: peer.udt = read_udt(*block, config.tun.underlay_mtu); break;
+  }
+}
+
+// One element of `peers`.
+Peer read_peer(const Node& node, const GatewayConfig& config) {
+  static constexpr std::array<std::string_view, 6> keys{"name", "endpoint", "transport",
+                                                        "plain", "tcpnc", "udt"};
+  node.check_keys(keys);
+  Peer peer;
+  const Node name = node.require("name");
+  peer.name = read_string(name);
+  if (!valid_name(peer.name)) {
+    name.fail("expected 1 to 32 characters from A-Z a-z 0-9 _ -, got " + name.describe());
+  }
+  if (peer.name == config.name) name.fail("a peer cannot have the gateway's own name '" + peer.name + "'");
+  const Node endpoint = node.require("endpoint");
+  peer.transport = read_choice<TransportKind>(node.require("transport"), kTransportNames);
+  read_endpoint(endpoint, config.listen, peer);
+  for (const auto& [word, kind] : kTransportNames) read_settings(node, kind, config, peer);
+  if (peer.transport == TransportKind::udt && peer.udt.mss > config.tun.underlay_mtu) {
+    // Only the default mss can get here (a written one is checked in read_udt).
+    node.require("transport").fail("the default udt.mss (1500) exceeds tun.underlay_mtu (" +
+                                   std::to_string(config.tun.underlay_mtu) + "); set udt.mss");
+  }
+  return peer;
+}
+
+}  // namespace
+
+std::vector<Peer> read_peers(const Node& node, const GatewayConfig& config) {
+  std::vector<Peer> peers;
+  std::map<std::string, int> name_lines;      // name -> line of the peer that took it
+  std::map<std::string, std::string> owners;  // "transport endpoint" -> peer name
+  for (const Node& element : node.elements()) {
+    Peer peer = read_peer(element, config);
+    const Node name = element.require("name");
+    const auto [first, fresh] = name_lines.emplace(peer.name, name.line());
+    if (!fresh) name.fail("duplicate peer name '" + peer.name + "' (first at line " + std::to_string(first->second) + ")");
+    const std::string where = format_endpoint(*parse_ip(peer.endpoint_host), peer.endpoint_port);
+    const auto [owner, unused] = owners.emplace(std::string(to_string(peer.transport)) + " " + where, peer.name);
+    if (!unused) {
+      element.require("endpoint").fail("endpoint " + where + " with transport " +
+                                       std::string(to_string(peer.transport)) +
+                                       " is already peer '" + owner->second + "'");
+    }
+    peers.push_back(std::move(peer));
+  }
+  return peers;
+}
+
+}  // namespace ncgw::config::detail

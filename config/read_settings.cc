@@ -1,0 +1,115 @@
+// Readers of the per-transport settings blocks: plain, tcpnc, udt (bounds and cross-checks).
+#include <limits>
+
+#include "config/scalars.h"
+#include "config/sections.h"
+
+namespace ncgw::config::detail {
+namespace {
+
+constexpr std::uint64_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+constexpr std::uint32_t kMaxPackets = 1000000;  // buffer bounds: about 1.5 GB at MTU 1500
+
+// Reads `key` into `field` if present, with integer bounds.
+template <typename T>
+void read_opt(const Node& block, std::string_view key, T& field, std::uint64_t min, std::uint64_t max) {
+  if (const auto n = block.find(key)) field = static_cast<T>(read_uint(*n, min, max));
+}
+
+// Key to blame for a cross-check: `preferred` if written, else `other`, else the block itself.
+Node blame(const Node& block, std::string_view preferred, std::string_view other) {
+  if (auto n = block.find(preferred)) return *n;
+  if (auto n = block.find(other)) return *n;
+  return block;
+}
+
+// fixed_n and fixed_k: both or neither, inside the adaptive bounds.
+void read_fixed(const Node& block, TcpncSettings& s) {
+  const auto n = block.find("fixed_n");
+  const auto k = block.find("fixed_k");
+  if (n && !k) n->fail("fixed_k must be set too (set both to disable adaptation, or neither)");
+  if (k && !n) k->fail("fixed_n must be set too (set both to disable adaptation, or neither)");
+  if (!n) return;
+  s.fixed_n = read_uint_as<std::uint32_t>(*n, s.n_min, s.n_max);
+  s.fixed_k = read_uint_as<std::uint32_t>(*k, 0, s.k_max);
+}
+
+// Cross-checks between the tcpnc fields after they are all read.
+void check_tcpnc(const Node& block, const TcpncSettings& s) {
+  if (s.n_min > s.n_max) {
+    blame(block, "n_max", "n_min").fail("n_min (" + std::to_string(s.n_min) + ") must not exceed n_max (" +
+                                        std::to_string(s.n_max) + ")");
+  }
+  if (s.sending_buffer_packets != 0 && s.sending_buffer_packets < s.cwnd_max_packets) {
+    blame(block, "sending_buffer_packets", "cwnd_max_packets")
+        .fail("sending_buffer_packets (" + std::to_string(s.sending_buffer_packets) +
+              ") must be 0 or at least cwnd_max_packets (" + std::to_string(s.cwnd_max_packets) + ")");
+  }
+  if (s.dead_peer_ms <= s.keepalive_ms) {
+    blame(block, "dead_peer_ms", "keepalive_ms")
+        .fail("dead_peer_ms (" + std::to_string(s.dead_peer_ms) + ") must exceed keepalive_ms (" +
+              std::to_string(s.keepalive_ms) + ")");
+  }
+}
+
+}  // namespace
+
+PlainSettings read_plain(const Node& block) {
+  static constexpr std::array<std::string_view, 1> keys{"session_id"};
+  block.check_keys(keys);
+  PlainSettings s;
+  read_opt(block, "session_id", s.session_id, 0, kMaxU32);
+  return s;
+}
+
+TcpncSettings read_tcpnc(const Node& block) {
+  static constexpr std::array<std::string_view, 15> keys{
+      "congestion_control", "cwnd_max_packets", "link_buffer_packets", "sending_buffer_packets",
+      "n_min", "n_max", "k_max", "r_max", "retransmission_target", "fixed_n", "fixed_k",
+      "rto_min_ms", "keepalive_ms", "dead_peer_ms", "seed"};
+  block.check_keys(keys);
+  TcpncSettings s;
+  if (const auto n = block.find("congestion_control")) {
+    s.congestion_control = read_choice<CongestionControl>(*n, kCongestionNames);
+  }
+  read_opt(block, "cwnd_max_packets", s.cwnd_max_packets, 2, 100000);
+  read_opt(block, "link_buffer_packets", s.link_buffer_packets, 0, kMaxPackets);
+  read_opt(block, "sending_buffer_packets", s.sending_buffer_packets, 0, kMaxPackets);
+  read_opt(block, "n_min", s.n_min, 1, 255);
+  read_opt(block, "n_max", s.n_max, 1, 255);
+  read_opt(block, "k_max", s.k_max, 1, 255);
+  if (const auto n = block.find("r_max")) s.r_max = read_real(*n, {1.0, false, 16.0, false});
+  if (const auto n = block.find("retransmission_target")) {
+    s.retransmission_target = read_real(*n, {0.0, true, 1.0, true});
+  }
+  read_opt(block, "rto_min_ms", s.rto_min_ms, 1, 60000);
+  read_opt(block, "keepalive_ms", s.keepalive_ms, 1, 600000);
+  read_opt(block, "dead_peer_ms", s.dead_peer_ms, 1, 3600000);
+  read_opt(block, "seed", s.seed, 0, kMaxU64);
+  check_tcpnc(block, s);
+  read_fixed(block, s);
+  return s;
+}
+
+UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
+  static constexpr std::array<std::string_view, 7> keys{
+      "mss", "flight_flag_size", "send_buffer_packets", "recv_buffer_packets", "rendezvous",
+      "channels", "seed"};
+  block.check_keys(keys);
+  UdtSettings s;
+  read_opt(block, "mss", s.mss, 76, 9000);
+  if (s.mss > underlay_mtu) {
+    block.require("mss").fail("expected at most tun.underlay_mtu (" + std::to_string(underlay_mtu) +
+                              "), got " + std::to_string(s.mss));
+  }
+  read_opt(block, "flight_flag_size", s.flight_flag_size, 32, kMaxPackets);
+  read_opt(block, "send_buffer_packets", s.send_buffer_packets, 32, kMaxPackets);
+  read_opt(block, "recv_buffer_packets", s.recv_buffer_packets, 32, kMaxPackets);
+  if (const auto n = block.find("rendezvous")) s.rendezvous = read_bool(*n);
+  read_opt(block, "channels", s.channels, 0, 64);
+  read_opt(block, "seed", s.seed, 0, kMaxU64);
+  return s;
+}
+
+}  // namespace ncgw::config::detail

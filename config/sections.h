@@ -1,0 +1,45 @@
+// Internal: one reader per section of the YAML document. Each checks its keys and bounds and
+// fails on the offending node (LoadFailure); cross-section checks get what they need as arguments.
+#pragma once
+#include <array>
+#include <string_view>
+#include <utility>
+
+#include "config/config.h"
+#include "config/yaml_node.h"
+
+namespace ncgw::config::detail {
+
+// Gateway and peer names: [A-Za-z0-9_-]{1,32} (they become socket paths and log tags).
+bool valid_name(std::string_view name);
+
+// The `gateway` mapping: name (required) and control_socket into `out`.
+void read_gateway(const Node& node, GatewayConfig& out);
+// The `tun` mapping.
+TunConfig read_tun(const Node& node);
+// The `listen` mapping.
+ListenConfig read_listen(const Node& node);
+// The `logging` mapping.
+LoggingConfig read_logging(const Node& node);
+// The `peers` sequence; needs gateway name, tun and listen already read into `config`.
+std::vector<Peer> read_peers(const Node& node, const GatewayConfig& config);
+// The `routes` sequence; needs the peers already read into `config`.
+std::vector<Route> read_routes(const Node& node, const GatewayConfig& config);
+
+// Transport settings blocks inside a peer.
+PlainSettings read_plain(const Node& node);
+TcpncSettings read_tcpnc(const Node& node);
+UdtSettings read_udt(const Node& node, std::uint32_t underlay_mtu);
+
+// Words accepted for the enums, in the order error messages list them.
+inline constexpr std::array<std::pair<std::string_view, TransportKind>, 3> kTransportNames{{
+    {"plain", TransportKind::plain}, {"tcpnc", TransportKind::tcpnc}, {"udt", TransportKind::udt}}};
+inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 2> kCongestionNames{{
+    {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}}};
+inline constexpr std::array<std::pair<std::string_view, TunOnExit>, 2> kOnExitNames{{
+    {"remove", TunOnExit::remove}, {"keep", TunOnExit::keep}}};
+inline constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kLogLevels{{
+    {"trace", "trace"}, {"debug", "debug"}, {"info", "info"}, {"warn", "warn"},
+    {"error", "error"}, {"critical", "critical"}, {"off", "off"}}};
+
+}  // namespace ncgw::config::detail
