@@ -79,7 +79,6 @@ class CwEncoder {
   CodingHeader repair_header(Kind kind, std::uint32_t seed) const;
   void accumulate(unsigned index);
   void catch_up(unsigned first_row, unsigned rows);
-  Combination compute(Kind kind, std::uint32_t seed, const std::uint8_t* coefs);
 
   CwEncoderLimits limits_;
   const GfKernels* gf_;
@@ -87,12 +86,15 @@ class CwEncoder {
   AlignedBuffer repairs_;       // max_accumulated accumulators of the same size
   AlignedBuffer scratch_;       // on-demand combinations
   std::size_t stride_ = 0;      // bytes per symbol slot
-  std::vector<std::uint8_t> coefs_;   // max_accumulated x max_n coefficients of accumulated repairs
+  std::vector<std::uint32_t> seeds_;   // seeds of the accumulated repairs
   std::vector<std::uint8_t*> rows_;   // accumulator pointers (for mad_rows)
+  std::vector<std::uint16_t> lens_;   // packet length of each stored source
+  std::vector<std::size_t> dirty_;    // bytes of each source slot that may be non-zero
   std::vector<std::uint8_t> tmp_coefs_;  // one column / one vector, sized once
   std::vector<const std::uint8_t*> srcs_;  // source pointers (for dot)
   std::uint64_t cw_id_ = 0, base_ = 0, salt_ = 0;
   unsigned count_ = 0, planned_n_ = 0, planned_k_ = 0, accumulated_ = 0;
+  unsigned rows_used_ = 0;        // accumulators written since the last open (to clear)
   bool closed_ = false;
   std::size_t symbol_bytes_ = 0;  // max over added sources of kLengthPrefix + length
   std::size_t padded_ = 0;        // padded_length(symbol_bytes_): accumulators valid up to here

@@ -42,8 +42,8 @@ class Encoder {
   bool full() const { return held_ == slots_.size(); }          // no slot free for open()
   std::uint64_t oldest_id() const { return oldest_id_; }        // id of the oldest held CW
   std::uint64_t next_id() const { return next_id_; }            // id the next open() gets
-  std::uint64_t next_source() const { return next_source_; }    // number of the next new source
-                                                                // (valid once the filling CW closes)
+  // Source number the next added source gets (in the filling CW, or the next CW's base).
+  std::uint64_t next_source() const;
  private:
   CwEncoder& slot(std::uint64_t cw_id) { return slots_[cw_id % slots_.size()]; }
 

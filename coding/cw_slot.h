@@ -1,0 +1,70 @@
+// One CW's decoding state: rows in reduced row-echelon form (Gauss-Jordan), updated one
+// combination at a time. Row p (when present) has its leading 1 at column p. Internal to the
+// decoder; storage is lent by the owner.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "coding/backend.h"
+#include "coding/header.h"
+
+namespace ncgw::coding {
+
+// Eliminates combinations of one CW; knows nothing of bases or of other CWs.
+class CwSlot {
+ public:
+  // What add() did.
+  enum class Outcome : std::uint8_t { kInnovative, kDuplicate, kDependent };
+
+  // An unusable placeholder (no storage); only its bookkeeping fields may be read.
+  CwSlot() = default;
+  // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed).
+  CwSlot(std::size_t max_n, std::size_t stride, std::uint8_t* storage, const GfKernels* gf);
+
+  // Empties the slot for CW `cw_id` (row buffers are cleaned lazily, as they are reused).
+  void reset(std::uint64_t cw_id);
+
+  // Eliminates one combination (header already validated against this CW) into the rows.
+  Outcome add(const CodingHeader& h, std::span<const std::uint8_t> payload);
+
+  // True if column `col` is decoded: its row is the unit vector e_col.
+  bool decoded(unsigned col) const;
+  // Row buffer of column `col` and the bytes in use (for a decoded column: the symbol).
+  std::span<const std::uint8_t> row(unsigned col) const;
+  // Columns holding a row (bit i = column i).
+  std::uint64_t pivots() const { return pivots_; }
+  // Source indexes received systematically.
+  std::uint64_t sources_seen() const { return sources_seen_; }
+
+  std::uint64_t cw_id = 0;     // CW this slot holds
+  bool live = false;           // holds a CW (reset since construction)
+  std::uint64_t base = 0;      // CW's first source number (if base_known)
+  bool base_known = false;     // base learnt
+  unsigned width = 0;          // final n if n_final, else the largest width seen
+  bool n_final = false;        // n known exactly
+  unsigned rank = 0;           // rows held
+
+ private:
+  using CoefRow = std::array<std::uint8_t, 64>;
+  bool duplicate(const CodingHeader& h) const;
+  static void build(const CodingHeader& h, CoefRow& v);
+  static std::uint64_t nonzero_mask(const CoefRow& v);
+  void load(unsigned p, const CodingHeader& h, std::span<const std::uint8_t> payload);
+  void row_mad(unsigned dest, unsigned src, std::uint8_t f);
+  void back_substitute(unsigned p);
+
+  std::size_t max_n_ = 0, stride_ = 0;
+  std::uint8_t* storage_ = nullptr;
+  const GfKernels* gf_ = nullptr;
+  std::uint64_t pivots_ = 0, sources_seen_ = 0;
+  std::array<CoefRow, 64> coef_{};           // coefficient row of each column's row
+  std::array<std::uint64_t, 64> nz_{};       // non-zero coefficient mask of each row
+  std::array<std::size_t, 64> len_{};        // bytes in use of each row
+  std::array<std::size_t, 64> dirty_{};      // bytes of each buffer that may be non-zero
+  std::array<std::uint32_t, 64> seed_{};     // origin seed of each row (kSeeded rows)
+  std::array<std::uint8_t, 64> origin_width_{};  // origin width (0: not a seeded row)
+};
+
+}  // namespace ncgw::coding
