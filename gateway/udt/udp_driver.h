@@ -1,0 +1,50 @@
+// A plain UDP socket loop around a UDT Endpoint (for the ncgw-udt tool, interop tests and
+// benchmarks): nonblocking socket, batched recvmmsg/sendmmsg, ppoll with nanosecond deadlines from
+// the endpoint, the steady clock as core time. The protocol stays in transports/udt.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "transports/udt/endpoint.h"
+
+namespace ncgw::udt {
+
+class UdpDriver {
+ public:
+  // Binds a UDP socket to `bind` (port 0: any) for `ep`; throws std::runtime_error on failure.
+  UdpDriver(Endpoint& ep, const PeerAddress& bind);
+  ~UdpDriver();
+  UdpDriver(const UdpDriver&) = delete;
+  UdpDriver& operator=(const UdpDriver&) = delete;
+
+  // The bound local port.
+  std::uint16_t local_port() const { return port_; }
+  // Core time now (steady clock).
+  static TimePoint now();
+  // Runs the loop, calling step(now) every iteration, until step returns true or `timeout` passes;
+  // returns step's last answer. `extra_fd` (if >= 0) also wakes the loop when readable.
+  bool run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout, int extra_fd = -1);
+  // Datagrams sent and received so far.
+  std::uint64_t sent() const { return sent_; }
+  std::uint64_t received() const { return received_; }
+
+ private:
+  void receive_all(TimePoint now);
+  bool transmit_all(TimePoint now);
+  void wait(TimePoint now, int extra_fd, bool want_write);
+
+  Endpoint& ep_;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  bool v6_ = false;
+  std::vector<std::uint8_t> rx_;
+  std::vector<std::uint8_t> tx_;
+  std::uint64_t sent_ = 0, received_ = 0;
+  // a datagram that met EAGAIN, sent first next time
+  std::size_t pending_len_ = 0;
+  PeerAddress pending_to_;
+};
+
+}  // namespace ncgw::udt

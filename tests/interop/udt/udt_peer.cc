@@ -1,0 +1,149 @@
+// The reference side of the interop tests: a small program on Debian's libudt (UDT 4.11).
+// Usage: udt_peer role=caller|listener|rendezvous peer=IP:PORT type=stream|dgram dir=send|recv
+//                 [bytes=N] [messages=N] [max=1400] [seed=S] [port=P]
+// Prints "port=P" once bound, then "done bytes=N messages=M checksum=HEX" (or "error ...").
+// The library calls srand/rand, busy-waits and leaks: run it as its own process, serially.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <udt/udt.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "payload.h"
+
+using ncgw::udt::interop::Checksum;
+using ncgw::udt::interop::Gen;
+
+namespace {
+
+std::map<std::string, std::string> g_args;
+
+std::string arg(const std::string& k, const std::string& def = "") {
+  const auto it = g_args.find(k);
+  return it == g_args.end() ? def : it->second;
+}
+
+int fail(const char* what) {
+  std::printf("error %s: %s\n", what, UDT::getlasterror().getErrorMessage());
+  std::fflush(stdout);
+  return 1;
+}
+
+sockaddr_in parse_addr(const std::string& s) {
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  const auto colon = s.rfind(':');
+  inet_pton(AF_INET, s.substr(0, colon).c_str(), &a.sin_addr);
+  a.sin_port = htons(static_cast<std::uint16_t>(std::atoi(s.substr(colon + 1).c_str())));
+  return a;
+}
+
+int send_all(UDTSOCKET u, bool dgram) {
+  Gen gen(std::strtoull(arg("seed", "1").c_str(), nullptr, 10));
+  Checksum sum;
+  std::vector<std::uint8_t> buf(1 << 20);
+  if (dgram) {
+    const long n = std::atol(arg("messages", "0").c_str());
+    const std::size_t max = std::strtoul(arg("max", "1400").c_str(), nullptr, 10);
+    for (long i = 0; i < n; ++i) {
+      const std::size_t len = gen.message(buf.data(), max);
+      if (UDT::sendmsg(u, reinterpret_cast<char*>(buf.data()), static_cast<int>(len), -1, true) < 0) return fail("sendmsg");
+      sum.add_message(buf.data(), len);
+    }
+  } else {
+    long long left = std::atoll(arg("bytes", "0").c_str());
+    while (left > 0) {
+      const std::size_t len = left < static_cast<long long>(buf.size()) ? static_cast<std::size_t>(left) : buf.size();
+      gen.fill(buf.data(), len);
+      std::size_t off = 0;
+      while (off < len) {
+        const int r = UDT::send(u, reinterpret_cast<char*>(buf.data() + off), static_cast<int>(len - off), 0);
+        if (r < 0) return fail("send");
+        off += static_cast<std::size_t>(r);
+      }
+      sum.add(buf.data(), len);
+      left -= static_cast<long long>(len);
+    }
+  }
+  for (int i = 0; i < 60000; ++i) {  // wait (up to 60 s) until everything is acknowledged
+    int pending = 0, len = sizeof pending;
+    if (UDT::getsockopt(u, 0, UDT_SNDDATA, &pending, &len) < 0 || pending == 0) break;
+    usleep(1000);
+  }
+  std::printf("done bytes=%llu messages=%llu checksum=%s\n", static_cast<unsigned long long>(sum.bytes()),
+              static_cast<unsigned long long>(sum.messages()), sum.hex().c_str());
+  return 0;
+}
+
+int recv_all(UDTSOCKET u, bool dgram) {
+  Checksum sum;
+  std::vector<std::uint8_t> buf(1 << 20);
+  if (dgram) {
+    const unsigned long long n = std::strtoull(arg("messages", "0").c_str(), nullptr, 10);
+    while (sum.messages() < n) {
+      const int r = UDT::recvmsg(u, reinterpret_cast<char*>(buf.data()), 65536);
+      if (r < 0) return fail("recvmsg");
+      sum.add_message(buf.data(), static_cast<std::size_t>(r));
+    }
+  } else {
+    const unsigned long long n = std::strtoull(arg("bytes", "0").c_str(), nullptr, 10);
+    while (sum.bytes() < n) {
+      const int r = UDT::recv(u, reinterpret_cast<char*>(buf.data()), static_cast<int>(buf.size()), 0);
+      if (r < 0) return fail("recv");
+      sum.add(buf.data(), static_cast<std::size_t>(r));
+    }
+  }
+  std::printf("done bytes=%llu messages=%llu checksum=%s\n", static_cast<unsigned long long>(sum.bytes()),
+              static_cast<unsigned long long>(sum.messages()), sum.hex().c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const auto eq = a.find('=');
+    if (eq != std::string::npos) g_args[a.substr(0, eq)] = a.substr(eq + 1);
+  }
+  UDT::startup();
+  const bool dgram = arg("type", "stream") == "dgram";
+  const std::string role = arg("role", "caller");
+  UDTSOCKET s = UDT::socket(AF_INET, dgram ? SOCK_DGRAM : SOCK_STREAM, 0);
+  if (role == "rendezvous") {
+    bool yes = true;
+    UDT::setsockopt(s, 0, UDT_RENDEZVOUS, &yes, sizeof yes);
+  }
+  sockaddr_in local{};
+  local.sin_family = AF_INET;
+  local.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  local.sin_port = htons(static_cast<std::uint16_t>(std::atoi(arg("port", "0").c_str())));
+  if (UDT::bind(s, reinterpret_cast<sockaddr*>(&local), sizeof local) < 0) return fail("bind");
+  int namelen = sizeof local;
+  UDT::getsockname(s, reinterpret_cast<sockaddr*>(&local), &namelen);
+  std::printf("port=%d\n", ntohs(local.sin_port));
+  std::fflush(stdout);
+  UDTSOCKET u = s;
+  if (role == "listener") {
+    if (UDT::listen(s, 10) < 0) return fail("listen");
+    sockaddr_in from{};
+    int fl = sizeof from;
+    u = UDT::accept(s, reinterpret_cast<sockaddr*>(&from), &fl);
+    if (u == UDT::INVALID_SOCK) return fail("accept");
+  } else {
+    if (role == "rendezvous") usleep(200000);  // let the other side bind first
+    sockaddr_in peer = parse_addr(arg("peer"));
+    if (UDT::connect(s, reinterpret_cast<sockaddr*>(&peer), sizeof peer) < 0) return fail("connect");
+  }
+  const int rc = arg("dir", "recv") == "send" ? send_all(u, dgram) : recv_all(u, dgram);
+  std::fflush(stdout);
+  UDT::close(u);
+  if (u != s) UDT::close(s);
+  _exit(rc);  // the library's threads and leaks: leave without its cleanup
+}
