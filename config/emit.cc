@@ -8,7 +8,12 @@
 namespace ncgw::config {
 namespace {
 
-using detail::format_real;
+// A real number as the shortest exact text, with ".0" when it would read as an integer.
+std::string real(double value) {
+  std::string text = detail::format_real(value);
+  if (text.find_first_of(".en") == std::string::npos) text += ".0";
+  return text;
+}
 
 // `key: value` with an optional trailing comment.
 template <typename T>
@@ -36,7 +41,9 @@ void emit_tun(YAML::Emitter& out, const TunConfig& t) {
     pair(out, "mtu", std::string("auto"), "underlay_mtu minus the tunnel's headers");
   }
   pair(out, "underlay_mtu", num(t.underlay_mtu));
-  out << YAML::Key << "addresses" << YAML::Value << YAML::BeginSeq;
+  out << YAML::Key << "addresses" << YAML::Value;
+  if (t.addresses.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
   for (const Prefix& p : t.addresses) out << to_string(p);
   out << YAML::EndSeq;
   pair(out, "on_exit", std::string(to_string(t.on_exit)));
@@ -62,8 +69,8 @@ void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
   pair(out, "n_min", num(s.n_min));
   pair(out, "n_max", num(s.n_max));
   pair(out, "k_max", num(s.k_max));
-  pair(out, "r_max", format_real(s.r_max));
-  pair(out, "retransmission_target", format_real(s.retransmission_target));
+  pair(out, "r_max", real(s.r_max));
+  pair(out, "retransmission_target", real(s.retransmission_target));
   if (s.fixed_n && s.fixed_k) {
     pair(out, "fixed_n", num(*s.fixed_n));
     pair(out, "fixed_k", num(*s.fixed_k));
@@ -103,7 +110,9 @@ void emit_peer(YAML::Emitter& out, const Peer& p) {
 }
 
 void emit_routes(YAML::Emitter& out, const std::vector<Route>& routes) {
-  out << YAML::Key << "routes" << YAML::Value << YAML::BeginSeq;
+  out << YAML::Key << "routes" << YAML::Value;
+  if (routes.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
   for (const Route& r : routes) {
     out << YAML::BeginMap;
     pair(out, "prefix", to_string(r.prefix));
@@ -115,7 +124,9 @@ void emit_routes(YAML::Emitter& out, const std::vector<Route>& routes) {
 
 void emit_logging(YAML::Emitter& out, const LoggingConfig& l) {
   out << YAML::Key << "logging" << YAML::Value << YAML::BeginMap;
-  pair(out, "level", l.level);
+  out << YAML::Key << "level" << YAML::Value;
+  if (l.level == "off") out << YAML::DoubleQuoted;  // plain `off` is a boolean to YAML 1.1 readers
+  out << l.level;
   pair(out, "file", l.file, l.file.empty() ? "empty: stderr" : nullptr);
   out << YAML::EndMap;
 }
@@ -128,7 +139,9 @@ std::string to_yaml(const GatewayConfig& config) {
   emit_gateway(out, config);
   emit_tun(out, config.tun);
   emit_listen(out, config.listen);
-  out << YAML::Key << "peers" << YAML::Value << YAML::BeginSeq;
+  out << YAML::Key << "peers" << YAML::Value;
+  if (config.peers.empty()) out << YAML::Flow;
+  out << YAML::BeginSeq;
   for (const Peer& p : config.peers) emit_peer(out, p);
   out << YAML::EndSeq;
   emit_routes(out, config.routes);

@@ -31,8 +31,16 @@ void read_fixed(const Node& block, TcpncSettings& s) {
   if (n && !k) n->fail("fixed_k must be set too (set both to disable adaptation, or neither)");
   if (k && !n) k->fail("fixed_n must be set too (set both to disable adaptation, or neither)");
   if (!n) return;
-  s.fixed_n = read_uint_as<std::uint32_t>(*n, s.n_min, s.n_max);
-  s.fixed_k = read_uint_as<std::uint32_t>(*k, 0, s.k_max);
+  s.fixed_n = read_uint_as<std::uint32_t>(*n, 1, 255);
+  if (*s.fixed_n < s.n_min || *s.fixed_n > s.n_max) {
+    n->fail("expected an integer in n_min..n_max (" + std::to_string(s.n_min) + ".." +
+            std::to_string(s.n_max) + "), got " + std::to_string(*s.fixed_n));
+  }
+  s.fixed_k = read_uint_as<std::uint32_t>(*k, 0, 255);
+  if (*s.fixed_k > s.k_max) {
+    k->fail("expected an integer in 0..k_max (0.." + std::to_string(s.k_max) + "), got " +
+            std::to_string(*s.fixed_k));
+  }
 }
 
 // Cross-checks between the tcpnc fields after they are all read.

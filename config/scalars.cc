@@ -85,9 +85,7 @@ bool read_bool(const Node& node) {
 std::string format_real(double value) {
   char buffer[64];
   const auto [ptr, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  std::string text = ec == std::errc() ? std::string(buffer, ptr) : std::to_string(value);
-  if (text.find_first_of(".en") == std::string::npos) text += ".0";  // 2 -> 2.0: reads as a real
-  return text;
+  return ec == std::errc() ? std::string(buffer, ptr) : std::to_string(value);
 }
 
 }  // namespace ncgw::config::detail
