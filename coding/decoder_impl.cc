@@ -69,10 +69,11 @@ bool DecoderImpl::consistent(const CwSlot& s, const CodingHeader& h) const {
   }
   if (h.cw_id > oldest_) {  // the previous CW's n follows from this base
     const CwSlot* prev = live_slot(h.cw_id - 1);
-    if (prev != nullptr && prev->base_known && !prev->n_final) {
-      if (h.base < prev->base) return false;
-      const std::uint64_t n = h.base - prev->base;
-      if (n == 0 || n > cfg_.max_n || n < prev->width) return false;
+    const std::optional<std::uint64_t> prev_base = known_base(h.cw_id - 1);
+    if (prev_base && !(prev != nullptr && prev->n_final)) {
+      if (h.base < *prev_base) return false;
+      const std::uint64_t n = h.base - *prev_base;
+      if (n == 0 || n > cfg_.max_n || (prev != nullptr && n < prev->width)) return false;
     }
   }
   return true;
@@ -88,11 +89,16 @@ void DecoderImpl::learn(CwSlot& s, const CodingHeader& h) {
     s.width = static_cast<unsigned>(next->base - h.base);
     s.n_final = true;
   }
-  if (h.cw_id > oldest_) {
-    CwSlot* prev = const_cast<CwSlot*>(live_slot(h.cw_id - 1));
-    if (prev != nullptr && prev->base_known && !prev->n_final) {
-      prev->width = static_cast<unsigned>(h.base - prev->base);
-      prev->n_final = true;
+  if (h.cw_id > oldest_) {  // the previous CW (even one of which nothing arrived) ends here
+    const std::optional<std::uint64_t> prev_base = known_base(h.cw_id - 1);
+    if (prev_base) {
+      CwSlot& prev = slot_for(h.cw_id - 1);
+      prev.base = *prev_base;
+      prev.base_known = true;
+      if (!prev.n_final) {
+        prev.width = static_cast<unsigned>(h.base - *prev_base);
+        prev.n_final = true;
+      }
     }
   }
 }

@@ -1,0 +1,148 @@
+// Gilbert-Elliott estimation on synthetic Bernoulli and GE sequences with fixed seeds.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "coding/loss_estimator.h"
+#include "transports/common/rng.h"
+
+namespace ncgw::coding {
+namespace {
+
+using transport::time_from_ns;
+using transport::TimePoint;
+
+constexpr std::int64_t kGapNs = 100'000;  // one transmission every 100 us
+
+// A GE loss sequence (stationary start): true = lost.
+std::vector<bool> ge_sequence(std::uint64_t seed, double p, double r, std::size_t count) {
+  transport::Rng rng(seed);
+  std::vector<bool> lost(count);
+  bool bad = rng.bernoulli(p / (p + r));
+  for (std::size_t i = 0; i < count; ++i) {
+    lost[i] = bad;
+    bad = bad ? !rng.bernoulli(r) : rng.bernoulli(p);
+  }
+  return lost;
+}
+
+// Feeds outcomes with mild reordering of reports (as ACK processing produces).
+void feed(LossEstimator& est, const std::vector<bool>& lost, std::uint64_t first_tx = 0,
+          std::int64_t t0 = 0, std::uint64_t seed = 1) {
+  transport::Rng rng(seed);
+  for (std::size_t i = 0; i < lost.size(); i += 8) {
+    std::size_t order[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (std::size_t a = 7; a > 0; --a) std::swap(order[a], order[rng.below(a + 1)]);
+    for (std::size_t j : order) {
+      if (i + j >= lost.size()) continue;
+      const std::uint64_t tx = first_tx + i + j;
+      const TimePoint sent = time_from_ns(t0 + static_cast<std::int64_t>(i + j) * kGapNs);
+      if (lost[i + j]) est.on_lost(tx, sent);
+      else est.on_arrived(tx, sent);
+    }
+  }
+}
+
+struct Case { double p, r; std::uint64_t seed; };
+
+TEST(LossEstimator, LongRunAccurateOnBernoulliAndGilbertElliott) {
+  const Case cases[] = {
+      {0.05, 0.95, 1},  // Bernoulli 5% (p + r = 1)
+      {0.01, 0.99, 2},  // Bernoulli 1%
+      {0.20, 0.80, 3},  // Bernoulli 20%
+      {0.01, 0.25, 4},  // bursts of 4, 3.8% loss
+      {0.02, 0.50, 5},  // bursts of 2, 3.8% loss
+      {0.005, 0.10, 6}, // bursts of 10, 4.8% loss
+  };
+  for (const Case& c : cases) {
+    LossEstimator est;
+    const auto lost = ge_sequence(c.seed, c.p, c.r, 100'000);
+    feed(est, lost);
+    const GeEstimate g = est.long_run();
+    const double e = c.p / (c.p + c.r), burst = 1.0 / c.r;
+    std::printf("GE p=%.3f r=%.2f: loss %.4f (true %.4f), burst %.3f (true %.3f), p %.4f r %.3f\n",
+                c.p, c.r, g.loss_rate, e, g.mean_burst, burst, g.p, g.r);
+    EXPECT_TRUE(g.valid);
+    EXPECT_EQ(g.samples, 100'000U);
+    EXPECT_NEAR(g.loss_rate, e, 0.005);
+    EXPECT_NEAR(g.mean_burst, burst, 0.10 * burst);
+    EXPECT_NEAR(g.p / (g.p + g.r), g.loss_rate, 0.002);
+  }
+}
+
+TEST(LossEstimator, LateArrivalIsNotALoss) {
+  const auto lost = ge_sequence(11, 0.02, 0.4, 20'000);
+  LossEstimator clean, noisy;
+  feed(clean, lost);
+  transport::Rng rng(12);
+  std::vector<std::size_t> pending;  // declared lost, arriving 50 transmissions later
+  auto at = [](std::size_t i) { return time_from_ns(static_cast<std::int64_t>(i) * kGapNs); };
+  for (std::size_t i = 0; i < lost.size(); ++i) {
+    if (lost[i] || rng.bernoulli(0.05)) noisy.on_lost(i, at(i));
+    if (!lost[i]) pending.push_back(i);
+    while (!pending.empty() && pending.front() + 50 <= i) {
+      noisy.on_arrived(pending.front(), at(pending.front()));
+      pending.erase(pending.begin());
+    }
+  }
+  for (std::size_t j : pending) noisy.on_arrived(j, at(j));
+  EXPECT_GT(noisy.late_corrections(), 500U);
+  const GeEstimate a = clean.long_run(), b = noisy.long_run();
+  EXPECT_EQ(a.samples, b.samples);
+  EXPECT_EQ(a.transitions, b.transitions);
+  EXPECT_DOUBLE_EQ(a.loss_rate, b.loss_rate);
+  EXPECT_DOUBLE_EQ(a.p, b.p);
+  EXPECT_DOUBLE_EQ(a.r, b.r);
+}
+
+TEST(LossEstimator, ShortWindowFollowsAStepWithinItsWindow) {
+  LossEstimatorConfig cfg;  // short_count 500: the stated reaction bound is 500 transmissions
+  for (std::uint64_t seed = 21; seed < 26; ++seed) {
+    LossEstimator est(cfg);
+    const auto before = ge_sequence(seed, 0.01, 0.99, 20'000);  // Bernoulli 1%
+    feed(est, before);
+    TimePoint now = time_from_ns(static_cast<std::int64_t>(before.size()) * kGapNs);
+    EXPECT_NEAR(est.short_window(now).loss_rate, 0.01, 0.015);
+    const auto after = ge_sequence(seed + 100, 0.10, 0.90, cfg.short_count);  // Bernoulli 10%
+    feed(est, after, before.size(), static_cast<std::int64_t>(before.size()) * kGapNs);
+    now = time_from_ns(static_cast<std::int64_t>(before.size() + after.size()) * kGapNs);
+    const GeEstimate s = est.short_window(now);
+    std::printf("step seed %llu: short %.4f after %zu tx, long-run %.4f\n",
+                static_cast<unsigned long long>(seed), s.loss_rate, after.size(), est.long_run().loss_rate);
+    EXPECT_TRUE(s.valid);
+    EXPECT_NEAR(s.loss_rate, 0.10, 0.04);          // +-3 sigma of 500 samples
+    EXPECT_LT(est.long_run().loss_rate, 0.03);     // the long-run one has not moved yet
+    EXPECT_GE(est.current(now).loss_rate, s.loss_rate);  // the chooser sees the step at once
+  }
+}
+
+TEST(LossEstimator, IdleTimeDoesNotPoisonTheEstimates) {
+  LossEstimator est;
+  const auto first = ge_sequence(31, 0.01, 0.25, 10'000);
+  feed(est, first);
+  const GeEstimate before = est.long_run();
+  // 30 s of silence, then traffic resumes: the first packet after idle is lost, as was the last
+  const std::int64_t resume = static_cast<std::int64_t>(first.size()) * kGapNs + 30'000'000'000LL;
+  const TimePoint now = time_from_ns(resume);
+  const GeEstimate idle_short = est.short_window(now);
+  EXPECT_FALSE(idle_short.valid);  // nothing recent: no claim of 0% loss
+  EXPECT_EQ(est.current(now).loss_rate, before.loss_rate);  // the chooser falls back to long-run
+  est.on_lost(first.size() - 1 + 1, now);
+  const GeEstimate after = est.long_run();
+  EXPECT_EQ(after.samples, before.samples + 1);
+  EXPECT_EQ(after.transitions, before.transitions);  // no transition across the idle gap
+}
+
+TEST(LossEstimator, OutcomesOlderThanHistoryAreIgnored) {
+  LossEstimatorConfig cfg;
+  cfg.history = 64;
+  LossEstimator est(cfg);
+  for (std::uint64_t i = 0; i < 200; ++i) est.on_arrived(i, time_from_ns(static_cast<std::int64_t>(i) * kGapNs));
+  est.on_lost(10, time_from_ns(10 * kGapNs));
+  EXPECT_EQ(est.too_late(), 1U);
+  EXPECT_EQ(est.long_run().loss_rate, 0.0);
+}
+
+}  // namespace
+}  // namespace ncgw::coding
