@@ -94,6 +94,9 @@ void Connection::on_handshake_connecting(const Packet& p, TimePoint now) {
       return;
     }
     establish(res_.isn, res_.socket_id, res_.mss, res_.flight_flag_size, now);
+    // one more -1 lets a peer still waiting complete before our data arrives (the library's connector
+    // would otherwise consume the first data packets as its completion signal)
+    send_handshake(static_cast<std::uint32_t>(res_.socket_id), req_);
     return;
   }
   if (role_ != Role::caller) return;

@@ -84,7 +84,7 @@ void Cudtcc::on_loss(std::int32_t first_loss) {
 }
 
 void Cudtcc::on_timeout() {
-  if (slow_start_) leave_slow_start();
+  if (slow_start_ && rate_known_) leave_slow_start();
 }
 
 void Cudtcc::on_congestion_warning() {

@@ -17,7 +17,7 @@ class Cudtcc {
   // Latest smoothed RTT (us).
   void set_rtt(std::int32_t rtt_us) { rtt_us_ = rtt_us; }
   // Peer's smoothed packet arrival rate (packets/s).
-  void set_rcv_rate(std::int32_t r) { rcv_rate_ = r; }
+  void set_rcv_rate(std::int32_t r) { rcv_rate_ = r; rate_known_ = true; }
   // Peer's smoothed link capacity (packets/s).
   void set_bandwidth(std::int32_t b) { bandwidth_ = b; }
   // Last sequence number sent.
@@ -26,7 +26,8 @@ class Cudtcc {
   void on_ack(std::int32_t ack, std::int64_t now_us);
   // A NAK whose first lost sequence number is `first_loss`.
   void on_loss(std::int32_t first_loss);
-  // The EXP timer fired with unacknowledged data.
+  // The EXP timer fired with unacknowledged data. Unlike the library, slow start continues while no
+  // arrival rate has been reported (the library then falls to its initial 16 packets/s).
   void on_timeout();
   // A congestion warning arrived (type 4): one decrease.
   void on_congestion_warning();
@@ -59,6 +60,7 @@ class Cudtcc {
   int dec_random_ = 1;
   bool slow_start_ = true;
   bool loss_ = false;
+  bool rate_known_ = false;  // a full ACK has reported the peer's arrival rate
 };
 
 }  // namespace ncgw::udt
