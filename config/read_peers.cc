@@ -18,11 +18,18 @@ void check_family(const Node& node, const IpAddress& host, const ListenConfig& l
             " address like listen.address (" + listen.address + "), got " + node.describe());
 }
 
+// False for the unspecified address and multicast groups (0.0.0.0, ::, 224.0.0.0/4, ff00::/8).
+bool unicast(const IpAddress& a) {
+  if (a == IpAddress{a.v6, {}}) return false;
+  return a.v6 ? a.bytes[0] != 0xff : (a.bytes[0] & 0xf0) != 0xe0;
+}
+
 // The endpoint: canonical host text and port (the transport's default when not written).
 void read_endpoint(const Node& node, const ListenConfig& listen, Peer& peer) {
   const auto parsed = parse_endpoint(read_string(node));
   if (const auto* message = std::get_if<std::string>(&parsed)) node.fail(*message);
   const Endpoint& e = std::get<Endpoint>(parsed);
+  if (!unicast(e.host)) node.fail("expected a unicast address, got " + node.describe());
   check_family(node, e.host, listen);
   peer.endpoint_host = to_string(e.host);
   peer.endpoint_port = e.port.value_or(default_port(peer.transport));

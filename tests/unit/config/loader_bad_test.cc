@@ -2,6 +2,8 @@
 // key path, what was expected). More bad inputs live as files in bad/ (bad_files_test.cc).
 #include <gtest/gtest.h>
 
+#include <ostream>
+
 #include "config/loader.h"
 
 namespace ncgw::config {
@@ -13,6 +15,9 @@ struct BadCase {
   const char* yaml;
   const char* message;
 };
+
+// gtest prints a failing parameter by its name.
+void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 const BadCase kBadCases[] = {
     {"unknown_top_key_suggest",
@@ -118,6 +123,19 @@ peers:
   - {name: gw2, endpoint: "10.0.0.2:70000", transport: plain}
 )",
      "test.yaml:3:27: peers[0].endpoint: expected a port in 1..65535 after the address, got '70000'"},
+    {"endpoint_unspecified",
+     R"(gateway: {name: gw1}
+peers:
+  - {name: gw2, endpoint: 0.0.0.0, transport: plain}
+)",
+     "test.yaml:3:27: peers[0].endpoint: expected a unicast address, got '0.0.0.0'"},
+    {"endpoint_multicast",
+     R"(gateway: {name: gw1}
+listen: {address: "::"}
+peers:
+  - {name: gw2, endpoint: "[ff02::1]:5500", transport: plain}
+)",
+     "test.yaml:4:27: peers[0].endpoint: expected a unicast address, got '[ff02::1]:5500'"},
     {"endpoint_duplicate",
      R"(gateway: {name: gw1}
 peers:
