@@ -1,0 +1,139 @@
+// UdtTunnelCore through an in-memory link: IP packets in order both ways, peer restarts.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <memory>
+
+#include "transports/udt/udt_tunnel_core.h"
+
+namespace ncgw::udt {
+namespace {
+
+using namespace std::chrono_literals;
+using transport::TimePoint;
+
+const PeerAddress kA = PeerAddress::v4(10, 0, 0, 1, 5502);
+const PeerAddress kB = PeerAddress::v4(10, 0, 0, 2, 5502);
+
+// Two cores joined by a 5 ms link each way, stepped in virtual time.
+struct Link {
+  std::unique_ptr<UdtTunnelCore> a, b;
+  std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>> ab, ba;
+  TimePoint now = transport::time_from_ns(5'000'000'000);
+  bool cut = false;
+
+  void drain(transport::Core& c, std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>>& q) {
+    std::vector<std::uint8_t> buf(2048);
+    while (auto n = c.poll_transmit(buf, now)) {
+      if (!cut) q.emplace_back(now + 5ms, std::vector<std::uint8_t>(buf.begin(), buf.begin() + static_cast<long>(*n)));
+    }
+  }
+  void step() {
+    for (auto* c : {a.get(), b.get()}) {
+      const auto d = c->next_deadline();
+      if (d && *d <= now) c->on_timeout(now);
+    }
+    drain(*a, ab);
+    drain(*b, ba);
+    while (!ab.empty() && ab.front().first <= now) { b->on_datagram(ab.front().second, now); ab.pop_front(); }
+    while (!ba.empty() && ba.front().first <= now) { a->on_datagram(ba.front().second, now); ba.pop_front(); }
+    now += 100us;
+  }
+  bool run_until(const std::function<bool()>& p, transport::Duration limit) {
+    const TimePoint end = now + limit;
+    while (now < end) {
+      if (p()) return true;
+      step();
+    }
+    return p();
+  }
+};
+
+UdtTunnelSettings settings(TunnelRole r, const PeerAddress& peer, std::uint64_t seed) {
+  UdtTunnelSettings s = default_tunnel_settings();
+  s.role = r;
+  s.peer = peer;
+  s.seed = seed;
+  s.conn.send_buffer_packets = s.conn.recv_buffer_packets = 1024;
+  return s;
+}
+
+std::vector<std::uint8_t> ip_packet(std::uint32_t i, std::size_t len) {
+  std::vector<std::uint8_t> p(len, static_cast<std::uint8_t>(i * 7));
+  p[0] = 0x45;
+  p[1] = static_cast<std::uint8_t>(i >> 16);
+  p[2] = static_cast<std::uint8_t>(i >> 8);
+  p[3] = static_cast<std::uint8_t>(i);
+  return p;
+}
+
+std::uint32_t packet_index(const std::vector<std::uint8_t>& p) {
+  return (std::uint32_t{p[1]} << 16) | (std::uint32_t{p[2]} << 8) | p[3];
+}
+
+bool connected(const UdtTunnelCore& c) { return c.connection() && c.connection()->connected(); }
+
+TEST(UdtTunnelCore, CarriesPacketsInOrderBothWays) {
+  Link l;
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::caller, kB, 1));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 2));
+  EXPECT_EQ(l.a->send(ip_packet(0, 100), l.now), transport::SendResult::not_connected);
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+  EXPECT_EQ(l.a->max_payload(), 1456u);
+  EXPECT_EQ(l.a->send(std::vector<std::uint8_t>(1457, 0), l.now), transport::SendResult::too_big);
+  std::uint32_t sent = 0, got_a = 0, got_b = 0;
+  bool order = true;
+  std::vector<std::uint8_t> buf(2048);
+  l.run_until([&] {
+    while (sent < 5000 && l.a->send(ip_packet(sent, 40 + sent % 1400), l.now) == transport::SendResult::accepted &&
+           l.b->send(ip_packet(sent, 60 + sent % 1300), l.now) == transport::SendResult::accepted) ++sent;
+    while (auto n = l.b->poll_deliver(buf)) {
+      order &= packet_index(std::vector<std::uint8_t>(buf.begin(), buf.begin() + 4)) == got_b++ && *n == 40 + (got_b - 1) % 1400;
+    }
+    while (auto n = l.a->poll_deliver(buf)) {
+      order &= packet_index(std::vector<std::uint8_t>(buf.begin(), buf.begin() + 4)) == got_a++ && *n == 60 + (got_a - 1) % 1300;
+    }
+    return got_a == 5000 && got_b == 5000;
+  }, 30s);
+  EXPECT_EQ(got_a, 5000u);
+  EXPECT_EQ(got_b, 5000u);
+  EXPECT_TRUE(order);
+  bool has_rtt = false;
+  for (const auto& e : l.a->stats()) has_rtt |= e.name == "rtt_ms" && e.value > 9 && e.value < 30;
+  EXPECT_TRUE(has_rtt);
+}
+
+TEST(UdtTunnelCore, ListenerFollowsARestartedCaller) {
+  Link l;
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::caller, kB, 1));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 2));
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+  const auto old_id = l.b->connection()->peer_id();
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::caller, kB, 3));  // the peer restarts
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && l.b->connection()->peer_id() != old_id; }, 3s));
+  std::vector<std::uint8_t> buf(2048);
+  ASSERT_EQ(l.a->send(ip_packet(9, 500), l.now), transport::SendResult::accepted);
+  std::optional<std::size_t> n;
+  ASSERT_TRUE(l.run_until([&] { return (n = l.b->poll_deliver(buf)).has_value(); }, 1s));
+  EXPECT_EQ(*n, 500u);
+}
+
+TEST(UdtTunnelCore, CallerReconnectsAfterListenerRestart) {
+  Link l;
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::caller, kB, 1));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 2));
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 4));
+  // the caller notices after the 10 s silence limit, then connects again
+  ASSERT_TRUE(l.run_until([&] { return l.a->sessions() == 2 && connected(*l.b); }, 20s));
+}
+
+TEST(UdtTunnelCore, RendezvousPair) {
+  Link l;
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::rendezvous, kB, 1));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::rendezvous, kA, 2));
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+}
+
+}  // namespace
+}  // namespace ncgw::udt
