@@ -1,0 +1,86 @@
+// Shared set-up of the TCP/NC simulator tests: two TcpncCores joined by a 10 Mbit/s, 20 ms RTT
+// path (bottleneck queue sized R_max x CWND_max as paper 002 section 2.2 prescribes), a bulk
+// source on side A and the checking sink on side B.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+
+#include "tests/sim/common/simulation.h"
+#include "transports/tcpnc/tcpnc_core.h"
+
+namespace ncgw::tcpnc::simtest {
+
+using namespace std::chrono_literals;
+using sim::Side;
+using sim::Simulation;
+
+// Path and traffic parameters of one scenario.
+struct Scenario {
+  double rate_bps = 10e6;            // bottleneck rate, both directions
+  transport::Duration one_way = 10ms;  // propagation delay each way (RTT 20 ms)
+  std::size_t packet_bytes = 1200;   // source (IP) packet size
+  TcpncCoreSettings settings = default_settings();
+  // Loss on the data direction (A -> B), added after the bottleneck; nullptr: none.
+  std::function<void(Simulation&, sim::Link&)> data_loss;
+
+  // Sim-test settings: CWND_max 64 (paper 002 uses 63; the bottleneck queue is then
+  // R_max x CWND_max = 128 packets), CWs up to 64 sources with up to 24 repairs (larger CWs are
+  // what makes bursty loss affordable: see docs/results/tcpnc-sim.md); the rest are the defaults.
+  static TcpncCoreSettings default_settings() {
+    TcpncCoreSettings s;
+    s.cwnd_max_packets = 64;
+    s.n_max = 64;
+    s.k_max = 24;
+    return s;
+  }
+};
+
+// Builds the simulation: cores, links, a bulk source of `limit` packets (0: endless) on A.
+inline std::unique_ptr<Simulation> build(const Scenario& sc, std::uint64_t seed, std::uint64_t limit = 0) {
+  auto sim = std::make_unique<Simulation>(seed);
+  const std::size_t queue = effective_link_buffer(sc.settings);
+  for (Side s : {Side::a, Side::b}) {
+    sim->set_core(s, std::make_unique<TcpncCore>(sc.settings, sim->seed_for(s == Side::a ? 11 : 12)));
+    sim::Link& l = sim->link_from(s);
+    l.add<sim::Bottleneck>(sc.rate_bps, 28, queue);
+    l.add<sim::Delay>(sc.one_way);
+  }
+  if (sc.data_loss) sc.data_loss(*sim, sim->link_from(Side::a));
+  sim->set_source(Side::a, std::make_unique<sim::BulkSource>(sc.packet_bytes, 1, limit));
+  return sim;
+}
+
+// A named stat of a core (NaN if absent).
+inline double stat(const transport::Core& core, const std::string& name) {
+  for (const auto& e : core.stats())
+    if (e.name == name) return e.value;
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+// Result of a measured bulk run.
+struct BulkResult {
+  double goodput_bps = 0;     // sink bytes over the measurement interval
+  std::uint64_t delivered = 0;
+  std::uint64_t errors = 0;
+  std::string first_error;
+};
+
+// Runs `warmup` then measures the sink's goodput over `measure`.
+inline BulkResult run_bulk(Simulation& sim, transport::Duration warmup, transport::Duration measure) {
+  sim.run_for(warmup);
+  const sim::Sink& sink = sim.ep(Side::b).sink;
+  const auto b0 = sink.bytes();
+  const auto t0 = sim.now();
+  sim.run_for(measure);
+  BulkResult r;
+  r.goodput_bps = sim::goodput_bps(b0, t0, sink.bytes(), sim.now());
+  r.delivered = sink.packets();
+  r.errors = sink.errors();
+  r.first_error = sink.first_error();
+  return r;
+}
+
+}  // namespace ncgw::tcpnc::simtest

@@ -1,0 +1,147 @@
+#include "transports/tcpnc/packet.h"
+
+#include "transports/common/byte_order.h"
+
+namespace ncgw::tcpnc {
+
+using transport::get_be16;
+using transport::get_be32;
+using transport::get_be64;
+using transport::put_be16;
+using transport::put_be32;
+using transport::put_be64;
+
+std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
+  if (d.size() < kCommonHeaderSize || d[kOffVersion] != kVersion) return std::nullopt;
+  const std::uint8_t t = d[kOffType];
+  if (t < static_cast<std::uint8_t>(PacketType::kData) || t > static_cast<std::uint8_t>(PacketType::kKeepalive))
+    return std::nullopt;
+  CommonHeader h;
+  h.type = static_cast<PacketType>(t);
+  h.src_session = get_be32(d.data() + kOffSrcSession);
+  h.dst_session = get_be32(d.data() + kOffDstSession);
+  if (h.src_session == 0) return std::nullopt;
+  return h;
+}
+
+std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
+  if (out.size() < kCommonHeaderSize) return 0;
+  out[kOffVersion] = kVersion;
+  out[kOffType] = static_cast<std::uint8_t>(h.type);
+  put_be16(out.data() + kOffFlags, 0);
+  put_be32(out.data() + kOffSrcSession, h.src_session);
+  put_be32(out.data() + kOffDstSession, h.dst_session);
+  return kCommonHeaderSize;
+}
+
+std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h, const DataHeader& d) {
+  if (out.size() < kDataHeaderSize || write_common(out, h) == 0) return 0;
+  put_be64(out.data() + kOffDataTx, d.tx);
+  put_be32(out.data() + kOffDataTimestamp, d.timestamp_us);
+  return kDataHeaderSize;
+}
+
+std::optional<DataHeader> parse_data(std::span<const std::uint8_t> d, std::span<const std::uint8_t>& coded) {
+  if (d.size() < kDataHeaderSize) return std::nullopt;
+  DataHeader h;
+  h.tx = get_be64(d.data() + kOffDataTx);
+  h.timestamp_us = get_be32(d.data() + kOffDataTimestamp);
+  coded = d.subspan(kDataHeaderSize);
+  return h;
+}
+
+namespace {
+
+// Checks that ranges are descending, disjoint and non-adjacent, with ranges[0].largest == largest.
+bool ranges_valid(const AckFrame& a) {
+  if (a.range_count == 0 || a.range_count > kMaxAckRanges + 1) return false;
+  if (a.ranges[0].largest != a.largest) return false;
+  for (std::size_t i = 0; i < a.range_count; ++i) {
+    if (a.ranges[i].smallest > a.ranges[i].largest) return false;
+    if (i > 0 && a.ranges[i].largest + 2 > a.ranges[i - 1].smallest) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::size_t write_ack(std::span<std::uint8_t> out, const CommonHeader& h, const AckFrame& a) {
+  if (a.cw_count > kMaxAckCws || !ranges_valid(a)) return 0;
+  const std::size_t size = kAckFixedSize + a.cw_count * kAckCwEntrySize + (a.range_count - 1) * kAckRangeSize;
+  if (out.size() < size || write_common(out, h) == 0) return 0;
+  std::uint8_t* p = out.data();
+  put_be64(p + kOffAckSeen, a.seen);
+  put_be64(p + kOffAckLargest, a.largest);
+  put_be32(p + kOffAckDelay, a.ack_delay_us);
+  put_be32(p + kOffAckTsEcho, a.ts_echo);
+  put_be32(p + kOffAckFirstCw, a.first_cw);
+  p[kOffAckCwCount] = a.cw_count;
+  p[kOffAckRangeCount] = static_cast<std::uint8_t>(a.range_count - 1);
+  const std::uint64_t first_len = a.ranges[0].largest - a.ranges[0].smallest;
+  if (first_len > 0xFFFF) return 0;
+  put_be16(p + kOffAckFirstRange, static_cast<std::uint16_t>(first_len));
+  std::size_t off = kAckFixedSize;
+  for (std::size_t i = 0; i < a.cw_count; ++i, off += kAckCwEntrySize) {
+    p[off] = a.cws[i].rank;
+    p[off + 1] = a.cws[i].flags;
+  }
+  for (std::size_t i = 1; i < a.range_count; ++i, off += kAckRangeSize) {
+    const std::uint64_t gap = a.ranges[i - 1].smallest - a.ranges[i].largest - 2;
+    const std::uint64_t len = a.ranges[i].largest - a.ranges[i].smallest;
+    if (gap > 0xFFFF || len > 0xFFFF) return 0;
+    put_be16(p + off, static_cast<std::uint16_t>(gap));
+    put_be16(p + off + 2, static_cast<std::uint16_t>(len));
+  }
+  return size;
+}
+
+std::optional<AckFrame> parse_ack(std::span<const std::uint8_t> d) {
+  if (d.size() < kAckFixedSize) return std::nullopt;
+  const std::uint8_t* p = d.data();
+  AckFrame a;
+  a.seen = get_be64(p + kOffAckSeen);
+  a.largest = get_be64(p + kOffAckLargest);
+  a.ack_delay_us = get_be32(p + kOffAckDelay);
+  a.ts_echo = get_be32(p + kOffAckTsEcho);
+  a.first_cw = get_be32(p + kOffAckFirstCw);
+  a.cw_count = p[kOffAckCwCount];
+  const std::size_t extra = p[kOffAckRangeCount];
+  if (a.cw_count > kMaxAckCws || extra > kMaxAckRanges) return std::nullopt;
+  if (d.size() < kAckFixedSize + a.cw_count * kAckCwEntrySize + extra * kAckRangeSize) return std::nullopt;
+  const std::uint64_t first_len = get_be16(p + kOffAckFirstRange);
+  if (first_len > a.largest) return std::nullopt;
+  a.ranges[0] = {a.largest - first_len, a.largest};
+  std::size_t off = kAckFixedSize;
+  for (std::size_t i = 0; i < a.cw_count; ++i, off += kAckCwEntrySize) a.cws[i] = {p[off], p[off + 1]};
+  for (std::size_t i = 1; i <= extra; ++i, off += kAckRangeSize) {
+    const std::uint64_t gap = get_be16(p + off), len = get_be16(p + off + 2);
+    const std::uint64_t prev_small = a.ranges[i - 1].smallest;
+    if (prev_small < gap + 2 + len) return std::nullopt;  // would underflow below 0
+    const std::uint64_t largest = prev_small - gap - 2;
+    a.ranges[i] = {largest - len, largest};
+  }
+  a.range_count = static_cast<std::uint8_t>(extra + 1);
+  return a;
+}
+
+std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, const Hello& body) {
+  if (out.size() < kHelloSize || write_common(out, h) == 0) return 0;
+  put_be32(out.data() + kOffHelloVersion, body.version);
+  put_be16(out.data() + kOffHelloMaxPacket, body.max_packet);
+  out[kOffHelloMaxN] = body.max_n;
+  out[kOffHelloMaxOpen] = body.max_open;
+  return kHelloSize;
+}
+
+std::optional<Hello> parse_hello(std::span<const std::uint8_t> d) {
+  if (d.size() < kHelloSize) return std::nullopt;
+  Hello h;
+  h.version = get_be32(d.data() + kOffHelloVersion);
+  h.max_packet = get_be16(d.data() + kOffHelloMaxPacket);
+  h.max_n = d[kOffHelloMaxN];
+  h.max_open = d[kOffHelloMaxOpen];
+  if (h.version != kVersion || h.max_n == 0 || h.max_open == 0 || h.max_packet == 0) return std::nullopt;
+  return h;
+}
+
+}  // namespace ncgw::tcpnc

@@ -1,0 +1,82 @@
+// Codec of TCP/NC datagrams (layouts in wire.h and docs/tcpnc-wire.md). Parsers take untrusted
+// bytes and reject anything malformed; writers return 0 when the output is too small.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "transports/tcpnc/wire.h"
+
+namespace ncgw::tcpnc {
+
+// Fields every datagram starts with.
+struct CommonHeader {
+  PacketType type = PacketType::kKeepalive;
+  std::uint32_t src_session = 0;  // sender's session id
+  std::uint32_t dst_session = 0;  // receiver's session id as known to the sender (0: unknown)
+};
+
+// DATA fields before the coding header.
+struct DataHeader {
+  std::uint64_t tx = 0;            // transmission number
+  std::uint32_t timestamp_us = 0;  // sender clock, echoed in ACKs
+};
+
+// One CW entry of an ACK.
+struct AckCw {
+  std::uint8_t rank = 0;   // DoF the receiver holds
+  std::uint8_t flags = 0;  // kCwFlagComplete | kCwFlagKnown
+};
+
+// An inclusive range of received transmission numbers.
+struct AckRange {
+  std::uint64_t smallest = 0;
+  std::uint64_t largest = 0;
+};
+
+// A decoded ACK. Ranges are absolute, descending and disjoint; ranges[0].largest == largest.
+struct AckFrame {
+  std::uint64_t seen = 0;           // cumulative DoF number
+  std::uint64_t largest = 0;        // largest transmission number received
+  std::uint32_t ack_delay_us = 0;   // delay between that arrival and this ACK
+  std::uint32_t ts_echo = 0;        // timestamp carried by that transmission
+  std::uint32_t first_cw = 0;       // low 32 bits of the first CW entry's id
+  std::uint8_t cw_count = 0;        // entries in cws
+  std::array<AckCw, kMaxAckCws> cws{};
+  std::uint8_t range_count = 0;     // entries in ranges (>= 1 in a valid ACK)
+  std::array<AckRange, kMaxAckRanges + 1> ranges{};
+};
+
+// HELLO / HELLO_ACK body: the decoder limits the sender must respect.
+struct Hello {
+  std::uint32_t version = kVersion;
+  std::uint16_t max_packet = 0;  // largest source packet
+  std::uint8_t max_n = 0;        // largest CW size n
+  std::uint8_t max_open = 0;     // CWs held at once by the decoder
+};
+
+// Parses the common header; rejects short input, another version or an unknown type.
+std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d);
+// Writes the common header; returns kCommonHeaderSize or 0.
+std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h);
+
+// Writes common + DATA header; the caller appends the coding header and payload. Returns
+// kDataHeaderSize or 0.
+std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h, const DataHeader& d);
+// Parses the DATA header of a datagram whose common header parsed as kData; `coded` receives the
+// bytes after it (coding header + payload).
+std::optional<DataHeader> parse_data(std::span<const std::uint8_t> d, std::span<const std::uint8_t>& coded);
+
+// Writes a complete ACK; returns its size or 0 (too small, or ranges not descending/disjoint).
+std::size_t write_ack(std::span<std::uint8_t> out, const CommonHeader& h, const AckFrame& a);
+// Parses an ACK datagram; rejects truncation, counts above the maxima and ranges that underflow.
+std::optional<AckFrame> parse_ack(std::span<const std::uint8_t> d);
+
+// Writes a HELLO or HELLO_ACK (h.type decides); returns kHelloSize or 0.
+std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, const Hello& body);
+// Parses a HELLO / HELLO_ACK body.
+std::optional<Hello> parse_hello(std::span<const std::uint8_t> d);
+
+}  // namespace ncgw::tcpnc

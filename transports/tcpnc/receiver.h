@@ -1,0 +1,69 @@
+// The receiving half of a TCP/NC session: feeds combinations to the coding/ decoder, hands decoded
+// IP packets out in order exactly once, and acknowledges every combination with the seen number,
+// the received transmission ranges, the rank of each incomplete CW and a timestamp echo.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "coding/decoder.h"
+#include "transports/common/core.h"
+#include "transports/tcpnc/ack_ranges.h"
+#include "transports/tcpnc/packet.h"
+#include "transports/tcpnc/settings.h"
+
+namespace ncgw::tcpnc {
+
+using transport::TimePoint;
+
+// Receiver counters.
+struct ReceiverCounters {
+  std::uint64_t combinations_received = 0, innovative = 0, dependent = 0, duplicate = 0, stale = 0;
+  std::uint64_t out_of_window = 0, malformed = 0, duplicate_tx = 0, delivered = 0, acks_sent = 0;
+  std::uint64_t cws_decoded = 0, session_drops = 0;
+};
+
+// One direction's receiver. Inactive (ignores data) until start().
+class Receiver {
+ public:
+  // Decoder limits follow from the settings (CW slots, n_max) and `max_packet`.
+  Receiver(const TcpncCoreSettings& s, std::size_t max_packet);
+
+  // Starts a fresh stream (CW 0, source 0) from a new peer session. Allocates the decoder.
+  void start();
+  // Stops: undelivered packets are dropped (counted).
+  void stop();
+  bool active() const { return decoder_.has_value(); }
+  // The limits announced to the peer in HELLO.
+  Hello limits() const;
+
+  // A DATA datagram's header and coded part (coding header + payload) arrived at `now`.
+  void on_data(const DataHeader& d, std::span<const std::uint8_t> coded, TimePoint now);
+  // Writes an ACK if one is owed; returns its size.
+  std::optional<std::size_t> poll_ack(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
+  // Copies the next in-order decoded packet into `out`.
+  std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out);
+  // Appends the receiver's figures to `out`.
+  void stats(std::vector<transport::StatEntry>& out) const;
+  const ReceiverCounters& counters() const { return ctr_; }
+
+ private:
+  // Fills the CW entries of an ACK: from the oldest incomplete CW up to the highest CW heard of.
+  void fill_cws(AckFrame& a) const;
+
+  coding::DecoderConfig cfg_;
+  std::optional<coding::Decoder> decoder_;
+  AckRanges ranges_;
+  mutable std::array<coding::CwStatus, kMaxAckCws> scratch_{};
+  bool ack_pending_ = false;
+  std::uint64_t highest_cw_ = 0;
+  bool any_cw_ = false;
+  std::uint64_t oldest_cw_seen_ = 0;   // decoder's oldest CW at the last look (counts decodes)
+  std::uint32_t largest_ts_ = 0;
+  TimePoint largest_arrival_{};
+  ReceiverCounters ctr_;
+};
+
+}  // namespace ncgw::tcpnc

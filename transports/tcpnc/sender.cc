@@ -1,0 +1,181 @@
+// Sender: buffering, CW life cycle and transmission scheduling.
+#include "transports/tcpnc/sender.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "coding/header.h"
+
+namespace ncgw::tcpnc {
+namespace {
+
+constexpr std::size_t kTxRingSize = 16384;  // transmission records kept (>> CWND_max)
+
+}  // namespace
+
+Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
+    : s_(s), max_packet_(max_packet), max_open_(coding_windows(s)), rng_(seed),
+      queue_(effective_sending_buffer(s), max_packet), txs_(kTxRingSize), cws_(max_open_),
+      rtt_(std::chrono::milliseconds(s.rto_min_ms), std::chrono::seconds(60), std::chrono::seconds(1)),
+      cc_(s.congestion_control == CcAlgorithm::kCubic ? CcAlgorithm::kCubic : CcAlgorithm::kNewReno,
+          s.initial_cwnd_packets, s.cwnd_max_packets),
+      sending_buffer_(effective_sending_buffer(s)) {
+  enc_cfg_.max_open = max_open_;
+  enc_cfg_.limits.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
+  enc_cfg_.limits.max_accumulated = std::min<std::size_t>(s.k_max, 16);
+  enc_cfg_.limits.max_packet = max_packet;
+  bounds_ = {s.n_min, static_cast<unsigned>(enc_cfg_.limits.max_n), s.k_max, s.r_max, s.retransmission_target};
+  if (s.fixed_n && s.fixed_k) {
+    n_ = std::clamp<unsigned>(*s.fixed_n, 1, static_cast<unsigned>(enc_cfg_.limits.max_n));
+    k_ = *s.fixed_k;
+  } else {
+    n_ = std::clamp<unsigned>(16, s.n_min, static_cast<unsigned>(enc_cfg_.limits.max_n));
+    k_ = std::min<unsigned>(2, s.k_max);
+  }
+}
+
+void Sender::start(const Hello& peer, TimePoint now) {
+  drop_all();
+  enc_cfg_.salt = rng_.next();
+  enc_.emplace(enc_cfg_);  // allocates: once per session, never per packet
+  peer_max_open_ = peer.max_open;
+  bounds_.n_max = std::min<unsigned>(static_cast<unsigned>(enc_cfg_.limits.max_n), peer.max_n);
+  n_ = std::min(n_, bounds_.n_max);
+  max_packet_ = std::min<std::size_t>(max_packet_, peer.max_packet);
+  cc_.reset();
+  rtt_.reset_backoff();
+  est_ = coding::LossEstimator();
+  next_adapt_ = now;
+  active_ = true;
+}
+
+void Sender::stop() {
+  drop_all();
+  active_ = false;
+}
+
+void Sender::drop_all() {
+  if (enc_) ctr_.session_drops += enc_->next_source() - seen_;
+  ctr_.session_drops += queue_.size();
+  queue_.clear();
+  enc_.reset();
+  for (auto& r : txs_) r = TxRecord{};
+  for (auto& c : cws_) c = CwState{};
+  seen_ = next_tx_ = oldest_in_flight_ = largest_acked_ = 0;
+  any_acked_ = false;
+  in_flight_ = 0;
+  loss_time_.reset();
+}
+
+std::size_t Sender::buffered() const {
+  return queue_.size() + (enc_ ? enc_->next_source() - seen_ : 0);
+}
+
+transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint) {
+  if (!active_) return transport::SendResult::not_connected;
+  if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
+  if (buffered() >= sending_buffer_ || !queue_.push(packet)) {
+    ++ctr_.entrance_drops;
+    return transport::SendResult::buffer_full;
+  }
+  ++ctr_.accepted;
+  return transport::SendResult::accepted;
+}
+
+coding::CwEncoder* Sender::open_cw(TimePoint now) {
+  if (enc_->full()) return nullptr;
+  const std::uint64_t window = std::min<std::uint64_t>(max_open_, peer_max_open_);
+  if (enc_->held() > 0 && enc_->next_id() - enc_->oldest_id() >= window) return nullptr;
+  coding::CwEncoder* e = enc_->open(n_, k_);
+  if (!e) return nullptr;
+  CwState& c = cw(e->cw_id());
+  c = CwState{};
+  c.id = e->cw_id();
+  c.planned_k = k_;
+  last_add_ = now;
+  return e;
+}
+
+std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& comb,
+                         std::uint64_t cw_id, bool planned, TimePoint now) {
+  const std::size_t hdr = write_data_header(out, h, {next_tx_, static_cast<std::uint32_t>(transport::us_since_epoch(now))});
+  if (hdr == 0) return 0;
+  const std::size_t ch = coding::write_header(comb.header, out.subspan(hdr));
+  if (ch == 0 || out.size() < hdr + ch + comb.payload.size()) return 0;
+  std::copy(comb.payload.begin(), comb.payload.end(), out.begin() + hdr + ch);
+  TxRecord& r = rec(next_tx_);
+  if (r.in_flight) declare_lost(r);  // ring wrapped onto an unresolved record (never in practice)
+  r = TxRecord{next_tx_, now, cw_id, planned, true, false, false};
+  if (in_flight_ == 0) { rto_base_ = now; oldest_in_flight_ = next_tx_; }
+  ++in_flight_;
+  ++next_tx_;
+  CwState& c = cw(cw_id);
+  ++c.in_flight;
+  if (planned) { ++c.planned_in_flight; c.last_planned_sent = now; }
+  ++ctr_.combinations_sent;
+  return hdr + ch + comb.payload.size();
+}
+
+std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
+  coding::CwEncoder* e = enc_->filling();
+  if (!e) e = open_cw(now);
+  if (!e) return 0;
+  const coding::Combination comb = e->add_source(queue_.front());
+  const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
+  queue_.pop();
+  last_add_ = now;
+  ++ctr_.sources_sent;
+  return n;
+}
+
+std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader& h, coding::CwEncoder& e,
+                                bool planned, TimePoint now) {
+  CwState& c = cw(e.cw_id());
+  const coding::Combination comb = e.repair(c.repairs_sent);
+  const std::size_t n = emit(out, h, comb, e.cw_id(), planned, now);
+  ++c.repairs_sent;
+  ++ctr_.repairs_sent;
+  if (!planned) ++ctr_.retransmissions;
+  return n;
+}
+
+bool Sender::flush_due(TimePoint now) const {
+  if (!enc_ || !queue_.empty()) return false;
+  const coding::CwEncoder* e = const_cast<coding::Encoder&>(*enc_).filling();
+  return e && e->count() > 0 && now >= last_add_ + std::chrono::microseconds(s_.flush_us);
+}
+
+void Sender::flush(TimePoint) {
+  coding::CwEncoder* e = enc_->filling();
+  if (!e || e->count() == 0) return;
+  CwState& c = cw(e->cw_id());
+  // Repairs in proportion to the sources the short CW got (at least one while k > 0).
+  const unsigned k = c.planned_k == 0 ? 0
+      : std::max(1u, static_cast<unsigned>(std::ceil(double(c.planned_k) * e->count() / e->planned_n())));
+  c.planned_k = k;
+  e->set_plan(e->count(), std::min<unsigned>(k, s_.k_max));
+  if (!e->closed()) e->close();
+}
+
+std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
+  if (!active_ || !enc_) return std::nullopt;
+  maybe_adapt(now);
+  if (flush_due(now)) flush(now);
+  if (in_flight_ >= std::max(1.0, std::floor(cc_.cwnd()))) return std::nullopt;
+  const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
+  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // coded retransmissions first
+    coding::CwEncoder* e = enc_->find(id);
+    if (e && retransmit_need(cw(id), *e) > 0) return send_repair(out, h, *e, false, now);
+  }
+  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // then planned repairs
+    coding::CwEncoder* e = enc_->find(id);
+    if (e && e->closed() && cw(id).repairs_sent < cw(id).planned_k) return send_repair(out, h, *e, true, now);
+  }
+  if (!queue_.empty()) {
+    const std::size_t n = send_source(out, h, now);
+    if (n > 0) return n;
+  }
+  return std::nullopt;
+}
+
+}  // namespace ncgw::tcpnc

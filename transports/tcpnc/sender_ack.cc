@@ -1,0 +1,160 @@
+// Sender: acknowledgements, loss detection (RFC 9002 style: packet threshold 3 or 9/8 RTT),
+// retransmission timeout (RFC 6298) and congestion events.
+#include <algorithm>
+
+#include "coding/header.h"
+#include "transports/tcpnc/sender.h"
+
+namespace ncgw::tcpnc {
+namespace {
+
+constexpr std::uint64_t kPacketThreshold = 3;   // RFC 9002 kPacketThreshold
+constexpr std::uint64_t kLateWindow = 256;      // lost transmissions a late ACK may still withdraw
+
+}  // namespace
+
+Duration Sender::loss_delay() const {
+  const Duration base = rtt_.has_sample() ? std::max(rtt_.srtt(), rtt_.latest()) : std::chrono::milliseconds(200);
+  return std::max<Duration>(base * 9 / 8, std::chrono::milliseconds(1));
+}
+
+void Sender::advance_oldest() {
+  while (oldest_in_flight_ < next_tx_ && !rec(oldest_in_flight_).in_flight) ++oldest_in_flight_;
+}
+
+void Sender::mark_acked(TxRecord& r, TimePoint now) {
+  if (r.acked) return;
+  const bool was_in_flight = r.in_flight;
+  r.acked = true;
+  r.in_flight = false;
+  ++ctr_.acked;
+  est_.on_arrived(r.tx, r.sent);  // withdraws an earlier loss verdict if there was one
+  CwState& c = cw(r.cw_id);
+  const bool held = c.id == r.cw_id;
+  if (held) ++c.acked;
+  if (!was_in_flight) return;
+  --in_flight_;
+  if (held) {
+    --c.in_flight;
+    if (r.planned) --c.planned_in_flight;
+  }
+  cc_.on_ack(1, r.sent, now, rtt_.srtt());
+}
+
+void Sender::declare_lost(TxRecord& r) {
+  if (!r.in_flight) return;
+  r.in_flight = false;
+  r.lost = true;
+  --in_flight_;
+  ++ctr_.declared_lost;
+  est_.on_lost(r.tx, r.sent);
+  CwState& c = cw(r.cw_id);
+  if (c.id != r.cw_id) return;
+  --c.in_flight;
+  if (r.planned) --c.planned_in_flight;
+}
+
+void Sender::detect_losses(TimePoint now) {
+  loss_time_.reset();
+  if (!any_acked_) return;
+  const Duration delay = loss_delay();
+  for (std::uint64_t tx = oldest_in_flight_; tx < largest_acked_; ++tx) {
+    TxRecord& r = rec(tx);
+    if (!r.in_flight) continue;
+    if (largest_acked_ - tx >= kPacketThreshold || r.sent + delay <= now) declare_lost(r);
+    else if (!loss_time_ || r.sent + delay < *loss_time_) loss_time_ = r.sent + delay;
+  }
+  advance_oldest();
+}
+
+void Sender::apply_cw_info(const AckFrame& a) {
+  if (enc_->held() == 0) return;
+  const std::uint64_t first = coding::unwrap32(enc_->oldest_id(), a.first_cw);
+  for (std::uint64_t id = enc_->oldest_id(); id < enc_->next_id(); ++id) {
+    CwState& c = cw(id);
+    if (c.id != id) continue;
+    if (id < first) { c.ack_complete = true; continue; }
+    if (id - first < a.cw_count) {
+      const AckCw& e = a.cws[id - first];
+      c.ack_rank = (e.flags & kCwFlagKnown) ? e.rank : 0;
+      c.ack_complete = (e.flags & kCwFlagComplete) != 0;
+    } else {
+      c.ack_rank = -1;  // beyond what the receiver listed: fall back on acked counts
+    }
+  }
+}
+
+void Sender::check_congestion(TimePoint now) {
+  for (std::uint64_t id = enc_->held() ? enc_->oldest_id() : enc_->next_id(); id < enc_->next_id(); ++id) {
+    CwState& c = cw(id);
+    coding::CwEncoder* e = enc_->find(id);
+    if (!e || c.id != id || c.congestion_checked || !e->closed()) continue;
+    if (c.repairs_sent < c.planned_k || c.planned_in_flight > 0) continue;
+    c.congestion_checked = true;
+    if (missing(c, *e) > 0) {  // the CW's redundancy did not cover its losses
+      ++ctr_.congestion_cws;
+      cc_.on_congestion_event(c.last_planned_sent, now);
+    }
+  }
+}
+
+void Sender::on_ack(const AckFrame& a, TimePoint now) {
+  if (!active_ || !enc_ || a.largest >= next_tx_ || a.seen > enc_->next_source()) return;  // not ours
+  const bool newest = !any_acked_ || a.largest >= largest_acked_;
+  const std::uint64_t floor_tx = std::min(oldest_in_flight_, largest_acked_ > kLateWindow ? largest_acked_ - kLateWindow : 0);
+  const std::uint64_t ring_floor = next_tx_ > txs_.size() ? next_tx_ - txs_.size() : 0;
+  bool new_data = false;
+  std::optional<Duration> sample;
+  for (std::size_t i = 0; i < a.range_count; ++i) {
+    const std::uint64_t lo = std::max({a.ranges[i].smallest, floor_tx, ring_floor});
+    for (std::uint64_t tx = lo; tx <= a.ranges[i].largest; ++tx) {
+      TxRecord& r = rec(tx);
+      if (r.tx != tx || r.acked) continue;
+      if (r.in_flight) new_data = true;
+      if (tx == a.largest) sample = now - r.sent;
+      mark_acked(r, now);
+    }
+  }
+  if (sample) rtt_.on_sample(*sample, std::chrono::microseconds(a.ack_delay_us));
+  if (newest) { largest_acked_ = a.largest; any_acked_ = true; }
+  if (new_data) { rtt_.reset_backoff(); rto_base_ = now; }
+  if (a.seen > seen_) {
+    seen_ = a.seen;
+    enc_->release_through(seen_);
+  }
+  if (newest) apply_cw_info(a);
+  detect_losses(now);
+  check_congestion(now);
+}
+
+void Sender::on_rto(TimePoint now) {
+  ++ctr_.rto_count;
+  for (std::uint64_t tx = oldest_in_flight_; tx < next_tx_; ++tx) declare_lost(rec(tx));
+  advance_oldest();
+  cc_.on_rto(now);
+  rtt_.backoff();
+  rto_base_ = now;
+  loss_time_.reset();
+  check_congestion(now);
+}
+
+void Sender::on_timeout(TimePoint now) {
+  if (!active_ || !enc_) return;
+  if (loss_time_ && *loss_time_ <= now) {
+    detect_losses(now);
+    check_congestion(now);
+  }
+  if (in_flight_ > 0 && rto_base_ + rtt_.rto() <= now) on_rto(now);
+  if (flush_due(now)) flush(now);
+}
+
+std::optional<TimePoint> Sender::next_deadline() const {
+  if (!active_ || !enc_) return std::nullopt;
+  std::optional<TimePoint> t = loss_time_;
+  auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
+  if (in_flight_ > 0) take(rto_base_ + rtt_.rto());
+  if (flush_due(TimePoint::max())) take(last_add_ + std::chrono::microseconds(s_.flush_us));
+  return t;
+}
+
+}  // namespace ncgw::tcpnc

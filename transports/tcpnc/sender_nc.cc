@@ -1,0 +1,104 @@
+// Sender: degrees-of-freedom accounting per CW (what enhanced retransmission repairs) and the
+// online (n, k) adaptation driven by the loss estimator (paper 002 section 2.1).
+#include <algorithm>
+#include <cmath>
+
+#include "transports/tcpnc/sender.h"
+
+namespace ncgw::tcpnc {
+
+unsigned Sender::missing(const CwState& c, const coding::CwEncoder& e) const {
+  const unsigned n = e.count();
+  if (c.ack_complete || seen_ >= e.base() + n) return 0;
+  std::uint64_t rank = c.ack_rank >= 0 ? static_cast<std::uint64_t>(c.ack_rank) : std::min<std::uint64_t>(c.acked, n);
+  if (seen_ > e.base()) rank = std::max<std::uint64_t>(rank, seen_ - e.base());
+  return rank >= n ? 0 : static_cast<unsigned>(n - rank);
+}
+
+unsigned Sender::retransmit_need(const CwState& c, const coding::CwEncoder& e) const {
+  if (!e.closed() || c.repairs_sent < c.planned_k) return 0;  // planned combinations first
+  const unsigned m = missing(c, e);
+  if (m == 0) return 0;
+  // Enhanced retransmission: as many new combinations as DoF missing, plus the expected loss of
+  // the retransmissions themselves.
+  const double e_rate = std::min(loss_rate(), 0.5);
+  const unsigned margin = static_cast<unsigned>(std::lround(m * e_rate / (1.0 - e_rate)));
+  const unsigned want = m + margin;
+  return want > c.in_flight ? want - c.in_flight : 0;
+}
+
+double Sender::loss_rate() const { return chosen_for_e_ >= 0 ? chosen_for_e_ : 0.0; }
+
+void Sender::maybe_adapt(TimePoint now) {
+  if (now < next_adapt_) return;
+  next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
+  const coding::GeEstimate g = est_.current(now);
+  if (!g.valid) return;
+  const bool fixed = s_.fixed_n && s_.fixed_k;
+  const bool similar = chosen_for_e_ >= 0 && std::abs(g.loss_rate - chosen_for_e_) <= 0.1 * chosen_for_e_ + 0.002 &&
+                       std::abs(g.mean_burst - chosen_for_burst_) <= 0.1 * chosen_for_burst_;
+  if (similar) return;
+  chosen_for_e_ = g.loss_rate;
+  chosen_for_burst_ = g.mean_burst;
+  if (fixed) return;
+  const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
+  choice_ = coding::choose_redundancy(ch, bounds_);
+  if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return;
+  n_ = choice_.n;
+  k_ = choice_.k;
+  ++ctr_.adaptations;
+  apply_plan();
+}
+
+void Sender::apply_plan() {
+  // The CW being filled takes the new (n, k) at once (it may close now if it already has n).
+  if (coding::CwEncoder* f = enc_->filling()) {
+    const unsigned pn = std::clamp<unsigned>(std::max(f->count(), n_), 1, bounds_.n_max);
+    cw(f->cw_id()).planned_k = k_;
+    f->set_plan(pn, std::min<unsigned>(k_, s_.k_max));
+  }
+  // Closed CWs whose planned repairs are still going out get the new k, scaled to their n.
+  for (std::uint64_t id = enc_->held() ? enc_->oldest_id() : enc_->next_id(); id < enc_->next_id(); ++id) {
+    coding::CwEncoder* e = enc_->find(id);
+    CwState& c = cw(id);
+    if (!e || !e->closed() || c.id != id || c.repairs_sent >= c.planned_k) continue;
+    const unsigned scaled = static_cast<unsigned>(std::ceil(double(k_) * e->count() / std::max(1u, n_)));
+    c.planned_k = std::max(c.repairs_sent, scaled);
+  }
+}
+
+void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const {
+  auto add = [&out](const char* name, double v) { out.push_back({name, v}); };
+  const coding::GeEstimate lr = est_.long_run(), sh = est_.short_window(now);
+  add("cwnd", cc_.cwnd());
+  add("ssthresh", std::isinf(cc_.ssthresh()) ? -1.0 : cc_.ssthresh());
+  add("srtt_ms", std::chrono::duration<double, std::milli>(rtt_.srtt()).count());
+  add("min_rtt_ms", std::chrono::duration<double, std::milli>(rtt_.min_rtt()).count());
+  add("rto_ms", std::chrono::duration<double, std::milli>(rtt_.rto()).count());
+  add("loss_rate_est", loss_rate());
+  add("loss_rate_long", lr.loss_rate);
+  add("loss_rate_short", sh.valid ? sh.loss_rate : -1.0);
+  add("mean_burst_est", chosen_for_burst_ >= 0 ? chosen_for_burst_ : 1.0);
+  add("mean_burst_long", lr.mean_burst);
+  add("n", n_);
+  add("k", k_);
+  add("R", double(n_ + k_) / std::max(1u, n_));
+  add("predicted_efficiency", choice_.efficiency);
+  add("in_flight", in_flight_);
+  add("sending_buffer_used", static_cast<double>(buffered()));
+  add("sending_buffer_size", static_cast<double>(sending_buffer_));
+  add("combinations_sent", static_cast<double>(ctr_.combinations_sent));
+  add("sources_sent", static_cast<double>(ctr_.sources_sent));
+  add("repairs_sent", static_cast<double>(ctr_.repairs_sent));
+  add("retransmissions", static_cast<double>(ctr_.retransmissions));
+  add("declared_lost", static_cast<double>(ctr_.declared_lost));
+  add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
+  add("accepted", static_cast<double>(ctr_.accepted));
+  add("congestion_events", static_cast<double>(cc_.events()));
+  add("congestion_cws", static_cast<double>(ctr_.congestion_cws));
+  add("rto_count", static_cast<double>(ctr_.rto_count));
+  add("adaptations", static_cast<double>(ctr_.adaptations));
+  add("session_drops", static_cast<double>(ctr_.session_drops));
+}
+
+}  // namespace ncgw::tcpnc

@@ -1,0 +1,25 @@
+#include "transports/tcpnc/settings.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ncgw::tcpnc {
+
+std::uint32_t effective_link_buffer(const TcpncCoreSettings& s) {
+  if (s.link_buffer_packets != 0) return s.link_buffer_packets;
+  return static_cast<std::uint32_t>(std::ceil(s.r_max * s.cwnd_max_packets));
+}
+
+std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s) {
+  if (s.sending_buffer_packets != 0) return s.sending_buffer_packets;
+  return s.cwnd_max_packets + effective_link_buffer(s);
+}
+
+}  // namespace ncgw::tcpnc
+
+namespace ncgw::tcpnc {
+std::size_t coding_windows(const TcpncCoreSettings& s) {
+  const std::size_t w = s.cwnd_max_packets / std::max<std::uint32_t>(1, s.n_min) + 3;
+  return std::clamp<std::size_t>(w, 4, 255);
+}
+}  // namespace ncgw::tcpnc

@@ -1,0 +1,48 @@
+// Settings of one TCP/NC core (one peer). Defaults equal config::TcpncSettings (config/config.h);
+// the gateway maps the YAML settings onto this struct, so transports/ stays free of config/.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "transports/tcpnc/congestion.h"
+
+namespace ncgw::tcpnc {
+
+// Everything a TcpncCore is configured with.
+struct TcpncCoreSettings {
+  CcAlgorithm congestion_control = CcAlgorithm::kNewReno;
+  std::uint32_t cwnd_max_packets = 200;      // CWND_max: hard cap on transmissions in flight
+  std::uint32_t link_buffer_packets = 0;     // 0: R_max x CWND_max (paper 002 section 2.2)
+  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer (paper 002 section 2.2)
+  std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
+  std::uint32_t n_max = 32;
+  std::uint32_t k_max = 16;                  // most repairs per CW
+  double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
+  double retransmission_target = 0.02;       // target P(a CW needs a retransmission round)
+  std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
+  std::optional<std::uint32_t> fixed_k;
+  std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms
+  std::uint32_t keepalive_ms = 1000;         // idle this long: send a keep-alive
+  std::uint32_t dead_peer_ms = 10000;        // nothing heard this long: new session
+  std::uint64_t seed = 1;                    // session ids and repair-coefficient salt
+
+  // Not in config::TcpncSettings (transport-internal; the gateway may leave the defaults):
+  std::uint32_t max_datagram_bytes = 1472;   // largest UDP payload (IPv4, MTU 1500); max_payload follows
+  std::uint32_t initial_cwnd_packets = 10;   // RFC 6928
+  std::uint32_t flush_us = 1000;             // a partly filled CW is closed after this much idle input
+  std::uint32_t adapt_interval_ms = 100;     // how often (n, k) is re-chosen from the estimate
+  std::uint32_t hello_interval_ms = 250;     // HELLO repetition while connecting
+};
+
+// Link buffer in packets: the setting, or R_max x CWND_max.
+std::uint32_t effective_link_buffer(const TcpncCoreSettings& s);
+// Sending buffer in packets: the setting, or CWND_max + link buffer.
+std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s);
+
+}  // namespace ncgw::tcpnc
+
+namespace ncgw::tcpnc {
+// CW slots held by the encoder and announced for the decoder: CWND_max / n_min + 3, in [4, 255].
+std::size_t coding_windows(const TcpncCoreSettings& s);
+}  // namespace ncgw::tcpnc

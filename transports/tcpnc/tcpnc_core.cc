@@ -1,0 +1,151 @@
+#include "transports/tcpnc/tcpnc_core.h"
+
+#include <algorithm>
+
+namespace ncgw::tcpnc {
+
+std::size_t max_payload_for(const TcpncCoreSettings& s) {
+  const std::size_t overhead = kDataHeaderSize + kCodingOverhead;
+  return s.max_datagram_bytes > overhead ? s.max_datagram_bytes - overhead : 0;
+}
+
+TcpncCore::TcpncCore(const TcpncCoreSettings& settings, std::uint64_t seed)
+    : s_(settings), rng_(seed), max_payload_(max_payload_for(settings)),
+      sender_(settings, max_payload_, rng_.next()), receiver_(settings, max_payload_) {
+  my_session_ = new_session_id();
+}
+
+std::uint32_t TcpncCore::new_session_id() {
+  std::uint32_t id = 0;
+  while (id == 0 || id == my_session_) id = static_cast<std::uint32_t>(rng_.next());
+  return id;
+}
+
+void TcpncCore::adopt_peer(std::uint32_t peer, const Hello& limits, TimePoint now) {
+  if (peer_session_ != 0) ++ctr_.peer_restarts;
+  peer_session_ = peer;
+  receiver_.start();
+  sender_.start(limits, now);
+  hello_due_ = false;
+}
+
+void TcpncCore::reset_session(TimePoint now) {
+  ++ctr_.session_resets;
+  sender_.stop();
+  receiver_.stop();
+  my_session_ = new_session_id();
+  peer_session_ = 0;
+  hello_due_ = true;
+  next_hello_ = now;
+  last_heard_ = now;
+}
+
+void TcpncCore::on_hello(const CommonHeader& h, std::span<const std::uint8_t> bytes, TimePoint now) {
+  const auto body = parse_hello(bytes);
+  if (!body) { ++ctr_.malformed; return; }
+  // A HELLO_ACK addressed to an earlier session of ours is stale.
+  if (h.type == PacketType::kHelloAck && h.dst_session != my_session_) return;
+  last_heard_ = now;
+  if (h.src_session != peer_session_) adopt_peer(h.src_session, *body, now);
+  if (h.type == PacketType::kHello) hello_ack_due_ = true;
+}
+
+void TcpncCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) {
+  now_ = now;
+  ++ctr_.datagrams_received;
+  const auto h = parse_common(bytes);
+  if (!h) { ++ctr_.malformed; return; }
+  if (h->type == PacketType::kHello || h->type == PacketType::kHelloAck) return on_hello(*h, bytes, now);
+  if (peer_session_ == 0 || h->src_session != peer_session_ || h->dst_session != my_session_) {
+    // From a session we do not know (the peer restarted and lost our HELLO, or we did): say hello.
+    ++ctr_.unknown_session;
+    if (h->src_session != peer_session_ && now >= next_hello_) hello_due_ = true;
+    return;
+  }
+  last_heard_ = now;
+  if (h->type == PacketType::kData) {
+    std::span<const std::uint8_t> coded;
+    if (const auto d = parse_data(bytes, coded)) receiver_.on_data(*d, coded, now);
+    else ++ctr_.malformed;
+  } else if (h->type == PacketType::kAck) {
+    if (const auto a = parse_ack(bytes)) sender_.on_ack(*a, now);
+    else ++ctr_.malformed;
+  }
+}
+
+void TcpncCore::on_timeout(TimePoint now) {
+  now_ = now;
+  if (established() && now >= last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms)) reset_session(now);
+  if (!established() && now >= next_hello_) hello_due_ = true;
+  if (established() && now >= last_sent_ + std::chrono::milliseconds(s_.keepalive_ms)) keepalive_due_ = true;
+  sender_.on_timeout(now);
+}
+
+transport::SendResult TcpncCore::send(std::span<const std::uint8_t> ip_packet, TimePoint now) {
+  if (ip_packet.size() > max_payload_) return transport::SendResult::too_big;
+  return sender_.offer(ip_packet, now);
+}
+
+std::optional<std::size_t> TcpncCore::poll_control(std::span<std::uint8_t> out, TimePoint now) {
+  std::size_t n = 0;
+  if (hello_ack_due_ && established()) {
+    n = write_hello(out, header(PacketType::kHelloAck), receiver_.limits());
+    hello_ack_due_ = false;
+    ++ctr_.hello_acks_sent;
+  } else if (hello_due_) {
+    n = write_hello(out, header(PacketType::kHello), receiver_.limits());
+    hello_due_ = false;
+    next_hello_ = now + std::chrono::milliseconds(s_.hello_interval_ms);
+    ++ctr_.hellos_sent;
+  } else if (keepalive_due_ && established()) {
+    n = write_common(out, header(PacketType::kKeepalive));
+    keepalive_due_ = false;
+    ++ctr_.keepalives_sent;
+  }
+  if (n == 0) return std::nullopt;
+  return n;
+}
+
+std::optional<std::size_t> TcpncCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
+  now_ = now;
+  auto n = poll_control(out, now);
+  if (!n && established()) n = receiver_.poll_ack(out, header(PacketType::kAck), now);
+  if (!n && established()) n = sender_.poll(out, header(PacketType::kData), now);
+  if (n) { last_sent_ = now; keepalive_due_ = false; }
+  return n;
+}
+
+std::optional<std::size_t> TcpncCore::poll_deliver(std::span<std::uint8_t> out) {
+  return receiver_.poll_deliver(out);
+}
+
+std::optional<TimePoint> TcpncCore::next_deadline() const {
+  std::optional<TimePoint> t = sender_.next_deadline();
+  auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
+  if (established()) {
+    take(last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms));
+    if (!keepalive_due_) take(last_sent_ + std::chrono::milliseconds(s_.keepalive_ms));
+  } else if (!hello_due_) {
+    take(next_hello_);
+  }
+  return t;
+}
+
+std::vector<transport::StatEntry> TcpncCore::stats() const {
+  std::vector<transport::StatEntry> out;
+  out.push_back({"established", established() ? 1.0 : 0.0});
+  out.push_back({"session_id", static_cast<double>(my_session_)});
+  out.push_back({"peer_session_id", static_cast<double>(peer_session_)});
+  sender_.stats(out, now_);
+  receiver_.stats(out);
+  auto add = [&out](const char* name, std::uint64_t v) { out.push_back({name, static_cast<double>(v)}); };
+  add("hellos_sent", ctr_.hellos_sent);
+  add("keepalives_sent", ctr_.keepalives_sent);
+  add("session_resets", ctr_.session_resets);
+  add("peer_restarts", ctr_.peer_restarts);
+  add("unknown_session_datagrams", ctr_.unknown_session);
+  add("malformed_datagrams", ctr_.malformed);
+  return out;
+}
+
+}  // namespace ncgw::tcpnc

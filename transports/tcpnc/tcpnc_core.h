@@ -1,0 +1,78 @@
+// TcpncCore: one TCP/NC session with one peer gateway, both directions (its own Sender and its own
+// Receiver), as a sans-I/O transport::Core. Connection management: symmetric HELLO handshake (no
+// client/server roles: both sides send HELLO until they hear the peer), random session ids that
+// tell a restarted peer apart, keep-alive when idle, dead-peer detection (then a new session id,
+// so the peer resets too). docs/tcpnc-wire.md has the state machine.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "transports/common/core.h"
+#include "transports/common/rng.h"
+#include "transports/tcpnc/packet.h"
+#include "transports/tcpnc/receiver.h"
+#include "transports/tcpnc/sender.h"
+#include "transports/tcpnc/settings.h"
+
+namespace ncgw::tcpnc {
+
+// Session-level counters.
+struct SessionCounters {
+  std::uint64_t hellos_sent = 0, hello_acks_sent = 0, keepalives_sent = 0, session_resets = 0;
+  std::uint64_t peer_restarts = 0, unknown_session = 0, malformed = 0, datagrams_received = 0;
+};
+
+// The TCP/NC transport core for one peer.
+class TcpncCore : public transport::Core {
+ public:
+  // `seed` drives session ids and coefficient salts (use a different seed per run and per side).
+  TcpncCore(const TcpncCoreSettings& settings, std::uint64_t seed);
+
+  void on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) override;
+  void on_timeout(TimePoint now) override;
+  transport::SendResult send(std::span<const std::uint8_t> ip_packet, TimePoint now) override;
+  std::optional<std::size_t> poll_transmit(std::span<std::uint8_t> out, TimePoint now) override;
+  std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out) override;
+  std::optional<TimePoint> next_deadline() const override;
+  std::size_t max_payload() const override { return max_payload_; }
+  std::vector<transport::StatEntry> stats() const override;
+
+  // True once the peer's session id is known and both directions run.
+  bool established() const { return peer_session_ != 0; }
+  std::uint32_t session_id() const { return my_session_; }
+  std::uint32_t peer_session_id() const { return peer_session_; }
+  const Sender& sender() const { return sender_; }
+  const Receiver& receiver() const { return receiver_; }
+  const SessionCounters& session_counters() const { return ctr_; }
+
+ private:
+  // A new peer session (first contact or a restarted peer): both directions start over.
+  void adopt_peer(std::uint32_t peer, const Hello& limits, TimePoint now);
+  // Our side gives the session up (dead peer): new session id, back to connecting.
+  void reset_session(TimePoint now);
+  // HELLO / HELLO_ACK arrival.
+  void on_hello(const CommonHeader& h, std::span<const std::uint8_t> bytes, TimePoint now);
+  // Writes a control datagram (HELLO, HELLO_ACK, KEEPALIVE) if one is owed.
+  std::optional<std::size_t> poll_control(std::span<std::uint8_t> out, TimePoint now);
+  // Common header for a datagram of `type` to the peer.
+  CommonHeader header(PacketType type) const { return {type, my_session_, peer_session_}; }
+  // A fresh non-zero session id.
+  std::uint32_t new_session_id();
+
+  TcpncCoreSettings s_;
+  transport::Rng rng_;
+  std::size_t max_payload_;
+  Sender sender_;
+  Receiver receiver_;
+  std::uint32_t my_session_ = 0, peer_session_ = 0;
+  bool hello_due_ = true, hello_ack_due_ = false, keepalive_due_ = false;
+  TimePoint next_hello_{}, last_heard_{}, last_sent_{}, now_{};
+  SessionCounters ctr_;
+};
+
+// Largest IP packet a core with these settings carries.
+std::size_t max_payload_for(const TcpncCoreSettings& s);
+
+}  // namespace ncgw::tcpnc

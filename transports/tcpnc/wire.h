@@ -1,0 +1,73 @@
+// Wire constants of the TCP/NC transport (docs/tcpnc-wire.md). Every number another implementation
+// must agree on lives here. Design sources: paper 002 section 2.1 (combinations, seen/unseen ACK,
+// enhanced retransmission, adaptive k and R), section 2.2 (buffers); notes/tcpnc.md (two sequence
+// spaces: transmission numbers and cumulative degrees of freedom; what an ACK carries).
+// All multi-byte fields are big-endian.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace ncgw::tcpnc {
+
+// Protocol version in byte 0 of every datagram and in HELLO.
+inline constexpr std::uint8_t kVersion = 1;
+
+// Datagram types (byte 1).
+enum class PacketType : std::uint8_t {
+  kData = 1,       // one coded combination (coding/ header + payload) with its transmission number
+  kAck = 2,        // seen number, received transmission ranges, per-CW rank, timestamp echo
+  kHello = 3,      // session start: version, session id, decoder limits
+  kHelloAck = 4,   // answer to HELLO (same body)
+  kKeepalive = 5,  // no body: proves the peer session is alive when idle
+};
+
+// Common header (every datagram).
+inline constexpr std::size_t kOffVersion = 0;     // u8 kVersion
+inline constexpr std::size_t kOffType = 1;        // u8 PacketType
+inline constexpr std::size_t kOffFlags = 2;       // u16 reserved, sent as 0, ignored
+inline constexpr std::size_t kOffSrcSession = 4;  // u32 sender's session id (non-zero, random per start)
+inline constexpr std::size_t kOffDstSession = 8;  // u32 receiver's session id as the sender knows it (0: unknown)
+inline constexpr std::size_t kCommonHeaderSize = 12;
+
+// DATA body (after the common header).
+inline constexpr std::size_t kOffDataTx = 12;         // u64 transmission number (every datagram of the data stream)
+inline constexpr std::size_t kOffDataTimestamp = 20;  // u32 sender clock, microseconds (low 32 bits)
+inline constexpr std::size_t kDataHeaderSize = 24;    // the coding header (coding/wire.h) follows
+
+// ACK body.
+inline constexpr std::size_t kOffAckSeen = 12;        // u64 cumulative DoF ("seen") number
+inline constexpr std::size_t kOffAckLargest = 20;     // u64 largest transmission number received
+inline constexpr std::size_t kOffAckDelay = 28;       // u32 microseconds between that arrival and this ACK
+inline constexpr std::size_t kOffAckTsEcho = 32;      // u32 timestamp of the largest transmission received
+inline constexpr std::size_t kOffAckFirstCw = 36;     // u32 low bits of the oldest incomplete CW's id
+inline constexpr std::size_t kOffAckCwCount = 40;     // u8 CW entries that follow
+inline constexpr std::size_t kOffAckRangeCount = 41;  // u8 extra ranges after the first
+inline constexpr std::size_t kOffAckFirstRange = 42;  // u16 transmissions below `largest` also received, contiguously
+inline constexpr std::size_t kAckFixedSize = 44;
+// Per CW entry, for CWs first_cw, first_cw + 1, ...: u8 rank held, u8 flags.
+inline constexpr std::size_t kAckCwEntrySize = 2;
+inline constexpr std::uint8_t kCwFlagComplete = 0x01;  // decoded (rank == n)
+inline constexpr std::uint8_t kCwFlagKnown = 0x02;     // the receiver has a slot for it (else rank is 0 by default)
+// Per extra range (QUIC-style, descending): u16 gap, u16 length. With `smallest` the previous
+// range's smallest number: this range's largest = smallest - gap - 2, its smallest = largest - length.
+inline constexpr std::size_t kAckRangeSize = 4;
+// Most CW entries and extra ranges one ACK carries.
+inline constexpr std::size_t kMaxAckCws = 32;
+inline constexpr std::size_t kMaxAckRanges = 32;
+inline constexpr std::size_t kMaxAckSize =
+    kAckFixedSize + kMaxAckCws * kAckCwEntrySize + kMaxAckRanges * kAckRangeSize;
+
+// HELLO / HELLO_ACK body.
+inline constexpr std::size_t kOffHelloVersion = 12;   // u32 protocol version (kVersion)
+inline constexpr std::size_t kOffHelloMaxPacket = 16; // u16 largest source packet the decoder takes
+inline constexpr std::size_t kOffHelloMaxN = 18;      // u8 largest CW the decoder takes
+inline constexpr std::size_t kOffHelloMaxOpen = 19;   // u8 CWs the decoder holds at once
+inline constexpr std::size_t kHelloSize = 20;
+
+// KEEPALIVE has the common header only.
+inline constexpr std::size_t kKeepaliveSize = kCommonHeaderSize;
+
+// Largest coding-layer overhead on a DATA payload: seeded repair header (16) + length prefix (2).
+inline constexpr std::size_t kCodingOverhead = 16 + 2;
+
+}  // namespace ncgw::tcpnc
