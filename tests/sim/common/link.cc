@@ -10,7 +10,13 @@ void Link::push(std::span<const std::uint8_t> bytes, TimePoint now) {
     if (!out) return;
     t = *out;
   }
-  in_flight_.push(InFlight{t, order, std::vector<std::uint8_t>(bytes.begin(), bytes.end())});
+  std::vector<std::uint8_t> copy(bytes.begin(), bytes.end());
+  if (mutator_) mutator_(copy, order);
+  if (dup_p_ > 0 && dup_rng_.bernoulli(dup_p_)) {
+    ++duplicated_;
+    in_flight_.push(InFlight{t + dup_extra_, order, copy});
+  }
+  in_flight_.push(InFlight{t, order, std::move(copy)});
 }
 
 std::optional<TimePoint> Link::next_arrival() const {

@@ -1,6 +1,7 @@
 // A simulated one-way link: a chain of LinkElements and the packets in flight, ordered by arrival.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -34,6 +35,16 @@ class Link {
   template <class E>
   E& add_element(E element) { return add<E>(std::move(element)); }
 
+  // Rewrites surviving packets (bytes, 0-based entry index); e.g. to corrupt or re-encode them.
+  using Mutator = std::function<void(std::vector<std::uint8_t>& bytes, std::uint64_t index)>;
+  void set_mutator(Mutator m) { mutator_ = std::move(m); }
+  // Duplicates each surviving packet with probability `p`; the copy arrives `extra` later.
+  void set_duplication(double p, Duration extra, std::uint64_t seed) {
+    dup_p_ = p; dup_extra_ = extra; dup_rng_ = Rng(seed);
+  }
+  // Copies made by duplication so far.
+  std::uint64_t duplicated() const { return duplicated_; }
+
   // A datagram enters the link at `now`; it is copied if it survives every element.
   void push(std::span<const std::uint8_t> bytes, TimePoint now);
   // Arrival time of the next packet, if any is in flight.
@@ -62,6 +73,11 @@ class Link {
   std::priority_queue<InFlight, std::vector<InFlight>, Later> in_flight_;
   std::uint64_t entered_ = 0;
   std::uint64_t delivered_ = 0;
+  Mutator mutator_;
+  double dup_p_ = 0;
+  Duration dup_extra_{};
+  Rng dup_rng_{1};
+  std::uint64_t duplicated_ = 0;
 };
 
 }  // namespace ncgw::sim

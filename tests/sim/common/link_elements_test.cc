@@ -137,5 +137,18 @@ TEST(LinkTest, ReorderLetsLaterPacketsPass) {
   EXPECT_GT(inversions, 100);
 }
 
+TEST(LinkTest, DuplicationAndMutation) {
+  std::printf("seed=%llu\n", static_cast<unsigned long long>(kSeed));
+  Link link;
+  link.set_duplication(0.5, 1ms, kSeed);
+  link.set_mutator([](std::vector<std::uint8_t>& b, std::uint64_t i) { b[0] = static_cast<std::uint8_t>(i + 100); });
+  std::vector<std::uint8_t> pkt(1);
+  for (int i = 0; i < 1000; ++i) link.push(pkt, at_ms(0));
+  std::size_t count = 0;
+  while (auto p = link.pop_arrival(at_ms(10))) { EXPECT_EQ(p->bytes[0], static_cast<std::uint8_t>(p->order + 100)); ++count; }
+  EXPECT_EQ(count, 1000 + link.duplicated());
+  EXPECT_NEAR(static_cast<double>(link.duplicated()), 500.0, 80.0);
+}
+
 }  // namespace
 }  // namespace ncgw::sim

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "coding/header.h"
 #include "tests/sim/common/simulation.h"
 #include "transports/tcpnc/tcpnc_core.h"
 
@@ -58,6 +59,26 @@ inline double stat(const transport::Core& core, const std::string& name) {
   for (const auto& e : core.stats())
     if (e.name == name) return e.value;
   return std::numeric_limits<double>::quiet_NaN();
+}
+
+// What a DATA datagram on the wire says (for exact loss patterns and rewriting).
+struct DataInfo {
+  std::uint64_t tx = 0;
+  coding::CodingHeader coding;   // cw_id and base as 32-bit wire values
+  std::size_t coding_offset = 0; // where the coding header starts
+  std::span<const std::uint8_t> payload;
+};
+
+// Parses a TCP/NC DATA datagram, or nothing for any other datagram.
+inline std::optional<DataInfo> data_info(std::span<const std::uint8_t> d) {
+  const auto h = parse_common(d);
+  if (!h || h->type != PacketType::kData) return std::nullopt;
+  std::span<const std::uint8_t> coded;
+  const auto dh = parse_data(d, coded);
+  if (!dh) return std::nullopt;
+  const auto pc = coding::parse_combination(coded);
+  if (!pc) return std::nullopt;
+  return DataInfo{dh->tx, pc->header, kDataHeaderSize, pc->payload};
 }
 
 // Result of a measured bulk run.
