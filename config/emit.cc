@@ -17,7 +17,7 @@ std::string real(double value) {
 
 // `key: value` with an optional trailing comment.
 template <typename T>
-void pair(YAML::Emitter& out, const char* key, const T& value, const char* comment = nullptr) {
+void emit_pair(YAML::Emitter& out, const char* key, const T& value, const char* comment = nullptr) {
   out << YAML::Key << key << YAML::Value << value;
   if (comment) out << YAML::Comment(comment);
 }
@@ -25,82 +25,89 @@ void pair(YAML::Emitter& out, const char* key, const T& value, const char* comme
 // Integers go out as decimal text (the emitter would print uint8_t as a character).
 std::string num(std::uint64_t v) { return std::to_string(v); }
 
+// The `gateway` section.
 void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   out << YAML::Key << "gateway" << YAML::Value << YAML::BeginMap;
-  pair(out, "name", c.name);
-  pair(out, "control_socket", c.control_socket);
+  emit_pair(out, "name", c.name);
+  emit_pair(out, "control_socket", c.control_socket.empty() ? "/run/ncgw/" + c.name + ".sock" : c.control_socket);
   out << YAML::EndMap;
 }
 
+// The `tun` section; an unset mtu is written as `auto`.
 void emit_tun(YAML::Emitter& out, const TunConfig& t) {
   out << YAML::Key << "tun" << YAML::Value << YAML::BeginMap;
-  pair(out, "name", t.name);
+  emit_pair(out, "name", t.name);
   if (t.mtu) {
-    pair(out, "mtu", num(*t.mtu));
+    emit_pair(out, "mtu", num(*t.mtu));
   } else {
-    pair(out, "mtu", std::string("auto"), "underlay_mtu minus the tunnel's headers");
+    emit_pair(out, "mtu", std::string("auto"), "underlay_mtu minus the tunnel's headers");
   }
-  pair(out, "underlay_mtu", num(t.underlay_mtu));
+  emit_pair(out, "underlay_mtu", num(t.underlay_mtu));
   out << YAML::Key << "addresses" << YAML::Value;
   if (t.addresses.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;
   for (const Prefix& p : t.addresses) out << to_string(p);
   out << YAML::EndSeq;
-  pair(out, "on_exit", std::string(to_string(t.on_exit)));
+  emit_pair(out, "on_exit", std::string(to_string(t.on_exit)));
   out << YAML::EndMap;
 }
 
+// The `listen` section.
 void emit_listen(YAML::Emitter& out, const ListenConfig& l) {
   out << YAML::Key << "listen" << YAML::Value << YAML::BeginMap;
-  pair(out, "address", l.address);
-  pair(out, "plain_port", num(l.plain_port));
-  pair(out, "tcpnc_port", num(l.tcpnc_port));
-  pair(out, "udt_port", num(l.udt_port));
+  emit_pair(out, "address", l.address);
+  emit_pair(out, "plain_port", num(l.plain_port));
+  emit_pair(out, "tcpnc_port", num(l.tcpnc_port));
+  emit_pair(out, "udt_port", num(l.udt_port));
   out << YAML::EndMap;
 }
 
+// The fields of a `tcpnc` block; fixed_n/fixed_k only when set.
 void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
-  pair(out, "congestion_control", std::string(to_string(s.congestion_control)));
-  pair(out, "cwnd_max_packets", num(s.cwnd_max_packets));
-  pair(out, "link_buffer_packets", num(s.link_buffer_packets),
+  emit_pair(out, "congestion_control", std::string(to_string(s.congestion_control)));
+  emit_pair(out, "cwnd_max_packets", num(s.cwnd_max_packets));
+  emit_pair(out, "link_buffer_packets", num(s.link_buffer_packets),
        s.link_buffer_packets == 0 ? "0: r_max x cwnd_max_packets" : nullptr);
-  pair(out, "sending_buffer_packets", num(s.sending_buffer_packets),
+  emit_pair(out, "sending_buffer_packets", num(s.sending_buffer_packets),
        s.sending_buffer_packets == 0 ? "0: cwnd_max_packets + link buffer" : nullptr);
-  pair(out, "n_min", num(s.n_min));
-  pair(out, "n_max", num(s.n_max));
-  pair(out, "k_max", num(s.k_max));
-  pair(out, "r_max", real(s.r_max));
-  pair(out, "retransmission_target", real(s.retransmission_target));
+  emit_pair(out, "n_min", num(s.n_min));
+  emit_pair(out, "n_max", num(s.n_max));
+  emit_pair(out, "k_max", num(s.k_max));
+  emit_pair(out, "r_max", real(s.r_max));
+  emit_pair(out, "retransmission_target", real(s.retransmission_target));
   if (s.fixed_n && s.fixed_k) {
-    pair(out, "fixed_n", num(*s.fixed_n));
-    pair(out, "fixed_k", num(*s.fixed_k));
+    emit_pair(out, "fixed_n", num(*s.fixed_n));
+    emit_pair(out, "fixed_k", num(*s.fixed_k));
   }
-  pair(out, "rto_min_ms", num(s.rto_min_ms));
-  pair(out, "keepalive_ms", num(s.keepalive_ms));
-  pair(out, "dead_peer_ms", num(s.dead_peer_ms));
-  pair(out, "seed", num(s.seed));
+  emit_pair(out, "rto_min_ms", num(s.rto_min_ms));
+  emit_pair(out, "keepalive_ms", num(s.keepalive_ms));
+  emit_pair(out, "dead_peer_ms", num(s.dead_peer_ms));
+  emit_pair(out, "seed", num(s.seed));
 }
 
+// The fields of a `udt` block.
 void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
-  pair(out, "mss", num(s.mss));
-  pair(out, "flight_flag_size", num(s.flight_flag_size));
-  pair(out, "send_buffer_packets", num(s.send_buffer_packets));
-  pair(out, "recv_buffer_packets", num(s.recv_buffer_packets));
-  pair(out, "rendezvous", std::string(s.rendezvous ? "true" : "false"));
-  pair(out, "channels", num(s.channels), s.channels == 0 ? "0: tuned from the RTT" : nullptr);
-  pair(out, "seed", num(s.seed));
+  emit_pair(out, "mss", num(s.mss));
+  emit_pair(out, "flight_flag_size", num(s.flight_flag_size));
+  emit_pair(out, "send_buffer_packets", num(s.send_buffer_packets));
+  emit_pair(out, "recv_buffer_packets", num(s.recv_buffer_packets));
+  emit_pair(out, "rendezvous", std::string(s.rendezvous ? "true" : "false"));
+  emit_pair(out, "channels", num(s.channels), s.channels == 0 ? "0: tuned from the RTT" : nullptr);
+  emit_pair(out, "seed", num(s.seed));
 }
 
+// One peer: endpoint with its port, and only the chosen transport's block.
 void emit_peer(YAML::Emitter& out, const Peer& p) {
   out << YAML::BeginMap;
-  pair(out, "name", p.name);
+  emit_pair(out, "name", p.name);
   const auto host = parse_ip(p.endpoint_host);
-  pair(out, "endpoint", host ? detail::format_endpoint(*host, p.endpoint_port) : p.endpoint_host);
-  pair(out, "transport", std::string(to_string(p.transport)));
+  const std::uint16_t port = p.endpoint_port != 0 ? p.endpoint_port : default_port(p.transport);
+  emit_pair(out, "endpoint", host ? detail::format_endpoint(*host, port) : p.endpoint_host);
+  emit_pair(out, "transport", std::string(to_string(p.transport)));
   out << YAML::Key << std::string(to_string(p.transport)) << YAML::Value << YAML::BeginMap;
   switch (p.transport) {
     case TransportKind::plain:
-      pair(out, "session_id", num(p.plain.session_id),
+      emit_pair(out, "session_id", num(p.plain.session_id),
            p.plain.session_id == 0 ? "0: derived from the two gateway names" : nullptr);
       break;
     case TransportKind::tcpnc: emit_tcpnc(out, p.tcpnc); break;
@@ -109,25 +116,27 @@ void emit_peer(YAML::Emitter& out, const Peer& p) {
   out << YAML::EndMap << YAML::EndMap;
 }
 
+// The `routes` section.
 void emit_routes(YAML::Emitter& out, const std::vector<Route>& routes) {
   out << YAML::Key << "routes" << YAML::Value;
   if (routes.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;
   for (const Route& r : routes) {
     out << YAML::BeginMap;
-    pair(out, "prefix", to_string(r.prefix));
-    pair(out, "via", r.via);
+    emit_pair(out, "prefix", to_string(r.prefix));
+    emit_pair(out, "via", r.via);
     out << YAML::EndMap;
   }
   out << YAML::EndSeq;
 }
 
+// The `logging` section.
 void emit_logging(YAML::Emitter& out, const LoggingConfig& l) {
   out << YAML::Key << "logging" << YAML::Value << YAML::BeginMap;
   out << YAML::Key << "level" << YAML::Value;
   if (l.level == "off") out << YAML::DoubleQuoted;  // plain `off` is a boolean to YAML 1.1 readers
   out << l.level;
-  pair(out, "file", l.file, l.file.empty() ? "empty: stderr" : nullptr);
+  emit_pair(out, "file", l.file, l.file.empty() ? "empty: stderr" : nullptr);
   out << YAML::EndMap;
 }
 

@@ -81,5 +81,19 @@ TEST(config_round_trip, NormalisedTextWritesDefaults) {
   EXPECT_EQ(text.find("udt:"), std::string::npos) << "only the chosen transport's block\n" << text;
 }
 
+TEST(config_round_trip, HandBuiltConfigGetsItsDefaultsWritten) {
+  GatewayConfig c;
+  c.name = "gw1";
+  Peer peer;
+  peer.name = "gw2";
+  peer.endpoint_host = "10.0.0.2";
+  peer.transport = TransportKind::udt;
+  c.peers.push_back(peer);
+  const GatewayConfig loaded = must_load(load_config_string(to_yaml(c), "t.yaml"));
+  ASSERT_EQ(loaded.peers.size(), 1u);
+  EXPECT_EQ(loaded.peers[0].endpoint_port, 5502);
+  EXPECT_EQ(loaded.control_socket, "/run/ncgw/gw1.sock");
+}
+
 }  // namespace
 }  // namespace ncgw::config
