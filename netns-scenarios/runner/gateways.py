@@ -1,0 +1,85 @@
+"""Gateway configs generated from the scenario (schema: config/config.h), starting `ncgw run`
+in the gateways' namespaces and reading `ncgw status --json`."""
+import json
+import os
+import subprocess
+import time
+
+import yaml
+
+from . import plan
+
+
+def configs(topo, transport, settings, sock_dir):
+    """One ncgw config dict per gateway that has a tunnel: TUN address 10.99.0.<i>/24, a peer per
+    tunnel (endpoint: the peer's underlay address, `transport` with its `settings`), and a route
+    per host prefix behind the peer."""
+    gws = sorted({t[e] for t in topo.tunnels for e in ("a", "b")})
+    out = {}
+    for i, g in enumerate(gws):
+        peers = []
+        for t in topo.tunnels:
+            if g not in (t["a"], t["b"]):
+                continue
+            other = t["b"] if t["a"] == g else t["a"]
+            peer = {"name": other, "endpoint": plan.endpoint(topo.nodes, topo.links, g, other),
+                    "transport": transport}
+            tset = dict(settings.get(transport) or {})
+            tset.update(t.get(transport) or {})
+            if tset:
+                peer[transport] = tset
+            peers.append(peer)
+        out[g] = {
+            "gateway": {"name": g, "control_socket": os.path.join(sock_dir, f"ncgw-{g}.sock")},
+            "tun": {"name": "ncgw0", "addresses": [f"10.99.0.{i + 1}/24"]},
+            "listen": {"address": "0.0.0.0"},
+            "peers": peers,
+            "routes": [{"prefix": p, "via": v} for p, v in topo.tunnel_routes.get(g, [])],
+            "logging": {"level": settings.get("log_level", "info")},
+        }
+    return out
+
+
+def start(ns, ncgw, cfgs, run_dir):
+    """Writes each config, checks it with `ncgw check-config`, starts `ncgw run` and waits for its
+    control socket. Returns {gateway: {"proc", "config", "socket", "log"}}."""
+    started = {}
+    for g, cfg in cfgs.items():
+        path = os.path.join(run_dir, f"ncgw-{g}.yaml")
+        with open(path, "w") as f:
+            yaml.safe_dump(cfg, f, sort_keys=False)
+        chk = subprocess.run([ncgw, "check-config", path], capture_output=True, text=True)
+        if chk.returncode != 0:
+            raise RuntimeError(f"ncgw check-config {path}: {chk.stderr.strip() or chk.stdout.strip()}")
+        log_path = os.path.join(run_dir, f"ncgw-{g}.log")
+        log = open(log_path, "w")
+        proc = ns.spawn(g, [ncgw, "run", "--config", path], stdout=log, stderr=log)
+        started[g] = {"proc": proc, "config": path, "socket": cfg["gateway"]["control_socket"],
+                      "log": log_path}
+    for g, s in started.items():
+        _wait_up(ncgw, g, s)
+    return started
+
+
+def _wait_up(ncgw, g, s, timeout=8.0):
+    """Waits until a gateway answers `ncgw status`; raises with its log when it died."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if s["proc"].poll() is not None:
+            raise RuntimeError(f"ncgw {g} exited: {open(s['log']).read()[-2000:]}")
+        if os.path.exists(s["socket"]) and status(ncgw, s["socket"]) is not None:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"ncgw {g} did not answer status within {timeout}s (see {s['log']})")
+
+
+def status(ncgw, sock):
+    """`ncgw status --json` of one gateway as a dict, or None when it does not answer."""
+    r = subprocess.run([ncgw, "status", "--socket", sock, "--json"], capture_output=True,
+                       text=True, timeout=10)
+    if r.returncode != 0:
+        return None
+    try:
+        return json.loads(r.stdout)
+    except json.JSONDecodeError:
+        return {"raw": r.stdout}

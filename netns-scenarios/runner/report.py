@@ -1,0 +1,117 @@
+"""Results output: JSON, a markdown table, and PNG plots of goodput against the swept parameter
+(per session, as paper 002 Fig. 7, and total, as Fig. 8)."""
+import json
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def _f(x, digits=3):
+    """Number formatting for tables ('-' for missing)."""
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def write_json(path, doc):
+    """Writes the results document."""
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1, default=str)
+
+
+def markdown(doc):
+    """The markdown table(s) of a results document."""
+    agg, sweep = doc["summary"], doc.get("sweep_parameter") or "-"
+    lines = [f"# {doc['scenario']} ({doc['started']})", "",
+             f"Variants: {', '.join(_variant_label(doc, v) for v in doc['variants'])}. "
+             f"Repetitions per point: {doc['repetitions']}. Base seed: {doc['seed']}. "
+             "Goodput in Mbit/s (mean over repetitions, ± sample sd); RTT: TCP sender's mean "
+             "RTT (iperf3) or ping; Power = goodput / mean RTT in (Mbit/s)/s; Jain's index across "
+             "sessions.", ""]
+    for case in dict.fromkeys(r["case"] for r in agg):
+        rows = [r for r in agg if r["case"] == case]
+        names = list(rows[0]["flows"])
+        lines += [f"## case {case}", "",
+                  "| variant | " + sweep + " | " + " | ".join(names) +
+                  " | total | Jain | mean RTT ms | Power | runs |",
+                  "|---|---|" + "---|" * len(names) + "---|---|---|---|---|"]
+        for r in rows:
+            cells = [f"{_f(r['flows'][n]['goodput_mbps'])} ± {_f(r['flows'][n]['goodput_sd'])}"
+                     for n in names]
+            lines.append(f"| {_variant_label(doc, r['variant'])} | {r['sweep_value']} | " +
+                         " | ".join(cells) + f" | {_f(r['total_goodput_mbps'])} | {_f(r['jain'])} |"
+                         f" {_f(r['mean_rtt_ms'], 1)} | {_f(r['power'], 1)} | {r['runs']}"
+                         + (f" ({r['failed_flows']} failed flows)" if r["failed_flows"] else "") + " |")
+        lines += [""] + ratio_lines(rows) + [""]
+    return "\n".join(lines)
+
+
+def _variant_label(doc, v):
+    """'e2e' or 'tunnel (transport: X)'."""
+    return f"tunnel (transport: {doc['transport']})" if v == "tunnel" else v
+
+
+def ratios(rows):
+    """(sweep value, e2e total, tunnel total, tunnel/e2e) for points that ran both variants."""
+    e2e = {r["sweep_value"]: r for r in rows if r["variant"] == "e2e"}
+    out = []
+    for r in rows:
+        if r["variant"] == "tunnel" and r["sweep_value"] in e2e:
+            a, b = e2e[r["sweep_value"]]["total_goodput_mbps"], r["total_goodput_mbps"]
+            out.append((r["sweep_value"], a, b, b / a if a and b is not None else None))
+    return out
+
+
+def ratio_lines(rows):
+    """Markdown lines of the tunnel / e2e goodput ratios (empty if not both variants ran)."""
+    rs = ratios(rows)
+    if not rs:
+        return []
+    lines = ["| point | e2e total | tunnel total | tunnel / e2e |", "|---|---|---|---|"]
+    for v, a, b, q in rs:
+        lines.append(f"| {v} | {_f(a)} | {_f(b)} | {_f(q, 2)} |")
+    return lines
+
+
+def plots(doc, out_dir):
+    """Per case: goodput per session against the sweep value (one line per session and variant)
+    and total goodput; returns the PNG paths."""
+    paths = []
+    agg = doc["summary"]
+    xlabel = doc.get("sweep_parameter") or "point"
+    for case in dict.fromkeys(r["case"] for r in agg):
+        rows = [r for r in agg if r["case"] == case]
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
+        for variant in dict.fromkeys(r["variant"] for r in rows):
+            vr = [r for r in rows if r["variant"] == variant]
+            xs = [_x(r["sweep_value"], i) for i, r in enumerate(vr)]
+            style = "-o" if variant == "e2e" else "--s"
+            for n in vr[0]["flows"]:
+                ax1.errorbar(xs, [r["flows"][n]["goodput_mbps"] for r in vr],
+                             yerr=[r["flows"][n]["goodput_sd"] for r in vr], fmt=style, capsize=3,
+                             label=f"{n} {_variant_label(doc, variant)}")
+            ax2.errorbar(xs, [r["total_goodput_mbps"] for r in vr],
+                         yerr=[r["total_goodput_mbps_sd"] for r in vr], fmt=style, capsize=3,
+                         label=_variant_label(doc, variant))
+        for ax, title in ((ax1, "goodput per session"), (ax2, "total goodput")):
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel("goodput (Mbit/s)")
+            ax.set_title(f"{doc['scenario']} {case}: {title}")
+            ax.set_ylim(bottom=0)
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7)
+        fig.tight_layout()
+        path = os.path.join(out_dir, f"goodput-{case}.png")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def _x(value, i):
+    """Plot x of a sweep value (its index when not numeric)."""
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return i

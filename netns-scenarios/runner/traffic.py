@@ -1,0 +1,156 @@
+"""Traffic of a run: iperf3 TCP/UDP flows and pings with start times, progress, and parsing."""
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+_PING_TIME = re.compile(r"icmp_seq=(\d+) .*time=([\d.]+) ms")
+
+
+def _iperf_client_args(f, addr, port):
+    """iperf3 client arguments of a flow."""
+    a = ["iperf3", "-c", addr, "-p", port, "-t", f["duration"], "--json"]
+    if f.get("type", "tcp") == "udp":
+        a += ["-u", "-b", f.get("bitrate", "1M"), "-l", f.get("length", 1200)]
+    else:
+        if f.get("cc"):
+            a += ["-C", f["cc"]]
+        if f.get("mss"):
+            a += ["-M", f["mss"]]
+    if f.get("window"):
+        a += ["-w", f["window"]]
+    if f.get("omit"):
+        a += ["-O", f["omit"]]
+    return [str(x) for x in a]
+
+
+class Traffic:
+    """Starts, watches and collects every flow of one run."""
+
+    def __init__(self, ns, topo, flows, run_dir, default_duration, label):
+        """`flows` are the scenario's flow dicts; `label` prefixes progress lines."""
+        self.ns, self.topo, self.run_dir, self.label = ns, topo, run_dir, label
+        self.flows = []
+        for i, f in enumerate(flows):
+            f = dict(f)
+            f.setdefault("type", "tcp")
+            f.setdefault("start", 0)
+            f.setdefault("duration", default_duration)
+            f.setdefault("port", 5201 + i)
+            self.flows.append(f)
+        self.procs = {}
+
+    def _path(self, f, what):
+        """Output file of a flow."""
+        return os.path.join(self.run_dir, f"{f['name']}.{what}")
+
+    def _start_servers(self):
+        """Starts one-shot iperf3 servers in the sinks' namespaces."""
+        for f in self.flows:
+            if f["type"] == "ping":
+                continue
+            out = open(self._path(f, "server.json"), "w")
+            p = self.ns.spawn(f["to"], ["iperf3", "-s", "-1", "-p", f["port"], "--json"],
+                              stdout=out, stderr=out)
+            self.procs[f["name"] + ":server"] = p
+        time.sleep(0.5)
+
+    def _start_flow(self, f):
+        """Starts a flow's client (iperf3 or ping)."""
+        addr = self.topo.address(f["to"])
+        out = open(self._path(f, "out"), "w")
+        err = open(self._path(f, "err"), "w")
+        if f["type"] == "ping":
+            args = ["ping", "-n", "-i", f.get("interval", 0.2), "-w", f["duration"], addr]
+            if f.get("count"):
+                args[1:1] = ["-c", f["count"]]
+        else:
+            args = _iperf_client_args(f, addr, f["port"])
+        self.procs[f["name"]] = self.ns.spawn(f["from"], args, stdout=out, stderr=err)
+
+    def run(self):
+        """Runs every flow at its start time; prints progress; waits for all to finish."""
+        self._start_servers()
+        pending = sorted(self.flows, key=lambda f: float(f["start"]))
+        end = max(float(f["start"]) + float(f["duration"]) for f in self.flows)
+        t0, last = time.time(), 0.0
+        while True:
+            t = time.time() - t0
+            while pending and float(pending[0]["start"]) <= t:
+                self._start_flow(pending.pop(0))
+            clients = [p for k, p in self.procs.items() if not k.endswith(":server")]
+            if not pending and all(p.poll() is not None for p in clients):
+                break
+            if t > end + 20:
+                sys.stderr.write(f"\n{self.label}: flows overran by 20 s, stopping them\n")
+                break
+            if t - last >= 1.0:
+                sys.stderr.write(f"\r{self.label}: t={t:5.1f}/{end:.0f}s ")
+                sys.stderr.flush()
+                last = t
+            time.sleep(0.05)
+        sys.stderr.write(f"\r{self.label}: done in {time.time() - t0:.1f}s{' ' * 10}\n")
+        for k, p in self.procs.items():
+            self.ns.stop(p, grace=3.0)
+
+    def results(self):
+        """Per-flow results parsed from iperf3 JSON and ping output."""
+        return [self._result(f) for f in self.flows]
+
+    def _result(self, f):
+        """One flow's result dict."""
+        r = {"name": f["name"], "type": f["type"], "from": f["from"], "to": f["to"],
+             "start": f["start"], "duration": f["duration"]}
+        try:
+            if f["type"] == "ping":
+                r.update(parse_ping(open(self._path(f, "out")).read()))
+            else:
+                client = _load_json(self._path(f, "out"))
+                server = _load_json(self._path(f, "server.json"))
+                r.update(parse_iperf(client, server, f["type"]))
+        except Exception as e:  # a failed flow is a result, not a crash of the run
+            r["error"] = f"{type(e).__name__}: {e}"
+            errtext = open(self._path(f, "err")).read().strip() if os.path.exists(self._path(f, "err")) else ""
+            if errtext:
+                r["error"] += f" ({errtext[-300:]})"
+        return r
+
+
+def _load_json(path):
+    """JSON content of an iperf3 output file."""
+    with open(path) as fh:
+        return json.loads(fh.read())
+
+
+def parse_iperf(client, server, kind):
+    """Goodput and details from iperf3 client/server JSON (receiver-side byte counts)."""
+    if "error" in client:
+        raise RuntimeError(f"iperf3: {client['error']}")
+    end = client["end"]
+    if kind == "udp":
+        srv = server["end"]["sum"]
+        return {"goodput_bps": srv["bits_per_second"] * (1 - srv["lost_percent"] / 100.0),
+                "datagrams_sent": end["sum"]["packets"], "datagrams_received":
+                srv["packets"] - srv["lost_packets"], "datagrams_lost": srv["lost_packets"],
+                "lost_percent": srv["lost_percent"], "jitter_ms": srv["jitter_ms"]}
+    rx = end["sum_received"]
+    sender = end["streams"][0]["sender"]
+    return {"goodput_bps": rx["bits_per_second"], "bytes_received": rx["bytes"],
+            "seconds": rx["seconds"], "retransmits": end["sum_sent"].get("retransmits"),
+            "mean_rtt_ms": sender.get("mean_rtt", 0) / 1000.0 if sender.get("mean_rtt") else None,
+            "min_rtt_ms": sender.get("min_rtt", 0) / 1000.0 if sender.get("min_rtt") else None,
+            "max_rtt_ms": sender.get("max_rtt", 0) / 1000.0 if sender.get("max_rtt") else None,
+            "congestion": end.get("sender_tcp_congestion")}
+
+
+def parse_ping(text):
+    """RTT samples and their summary from `ping -n` output."""
+    rtts = [float(m.group(2)) for m in _PING_TIME.finditer(text)]
+    sent = re.search(r"(\d+) packets transmitted", text)
+    out = {"rtt_ms": rtts, "replies": len(rtts), "sent": int(sent.group(1)) if sent else None}
+    if rtts:
+        out.update({"rtt_min_ms": min(rtts), "rtt_median_ms": statistics.median(rtts),
+                    "rtt_mean_ms": statistics.mean(rtts), "rtt_max_ms": max(rtts)})
+    return out
