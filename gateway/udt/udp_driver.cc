@@ -8,7 +8,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <ctime>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -63,6 +65,8 @@ UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to) : ep_(ep), v6_(bi
   if (setsockopt(fd_, SOL_SOCKET, SO_SNDBUFFORCE, &buf, sizeof buf) != 0) {
     setsockopt(fd_, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
   }
+  const int on = 1;  // kernel arrival times: UDT's arrival-rate and packet-pair estimates need them
+  setsockopt(fd_, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
   sockaddr_storage ss;
   const socklen_t len = to_sockaddr(bind_to, ss);
   if (::bind(fd_, reinterpret_cast<sockaddr*>(&ss), len) != 0) {
@@ -86,19 +90,38 @@ TimePoint UdpDriver::now() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
+// The arrival time of a datagram in core time: its kernel timestamp (CLOCK_REALTIME) moved onto
+// the steady clock, never later than `now`; `now` if the kernel gave none.
+static TimePoint arrival_time(msghdr& h, TimePoint now, std::int64_t real_minus_steady_ns) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts;
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      const std::int64_t t = ts.tv_sec * 1'000'000'000LL + ts.tv_nsec - real_minus_steady_ns;
+      return std::min(now, transport::time_from_ns(t));
+    }
+  }
+  return now;
+}
+
 void UdpDriver::receive_all(TimePoint now) {
   mmsghdr msgs[kBatch];
   iovec iov[kBatch];
   sockaddr_storage addrs[kBatch];
+  alignas(cmsghdr) char ctrl[kBatch][CMSG_SPACE(sizeof(timespec)) + 64];
+  timespec rt;
+  clock_gettime(CLOCK_REALTIME, &rt);
+  const std::int64_t offset = rt.tv_sec * 1'000'000'000LL + rt.tv_nsec - transport::ns_since_epoch(now);
   for (int round = 0; round < 16; ++round) {
     for (int i = 0; i < kBatch; ++i) {
       iov[i] = {rx_.data() + i * kSlot, kSlot};
-      msgs[i].msg_hdr = msghdr{&addrs[i], sizeof(sockaddr_storage), &iov[i], 1, nullptr, 0, 0};
+      msgs[i].msg_hdr = msghdr{&addrs[i], sizeof(sockaddr_storage), &iov[i], 1, ctrl[i], sizeof ctrl[i], 0};
     }
     const int n = recvmmsg(fd_, msgs, kBatch, MSG_DONTWAIT, nullptr);
     if (n <= 0) return;
     for (int i = 0; i < n; ++i) {
-      ep_.on_datagram(std::span(rx_.data() + i * kSlot, msgs[i].msg_len), from_sockaddr(addrs[i]), now);
+      const TimePoint at = arrival_time(msgs[i].msg_hdr, now, offset);
+      ep_.on_datagram(std::span(rx_.data() + i * kSlot, msgs[i].msg_len), from_sockaddr(addrs[i]), at);
     }
     received_ += static_cast<std::uint64_t>(n);
     if (n < kBatch) return;
