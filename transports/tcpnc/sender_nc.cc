@@ -19,6 +19,9 @@ unsigned Sender::retransmit_need(const CwState& c, const coding::CwEncoder& e) c
   if (!e.closed() || c.repairs_sent < c.planned_k) return 0;  // planned combinations first
   const unsigned m = missing(c, e);
   if (m == 0) return 0;
+  // While planned combinations are in flight, only a certain deficit (more DoF missing than
+  // combinations that may still arrive) triggers a retransmission: the plan may still cover it.
+  if (c.planned_in_flight > 0) return m > c.in_flight ? m - c.in_flight : 0;
   // Enhanced retransmission: as many new combinations as DoF missing, plus the expected loss of
   // the retransmissions themselves.
   const double e_rate = std::min(loss_rate(), 0.5);
@@ -32,7 +35,12 @@ double Sender::loss_rate() const { return chosen_for_e_ >= 0 ? chosen_for_e_ : 0
 void Sender::maybe_adapt(TimePoint now) {
   if (now < next_adapt_) return;
   next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
-  const coding::GeEstimate g = est_.current(now);
+  // The short window (last <= 500 transmissions within 2 s) drives the chooser so that (n, k) follow
+  // the loss both up and down; the long-run estimate stands in when the short one is not valid
+  // (e.g. after idle). LossEstimator::current() would keep the larger of the two, which never lets
+  // the redundancy fall after a lossy period.
+  coding::GeEstimate g = est_.short_window(now);
+  if (!g.valid) g = est_.long_run();
   if (!g.valid) return;
   const bool fixed = s_.fixed_n && s_.fixed_k;
   const bool similar = chosen_for_e_ >= 0 && std::abs(g.loss_rate - chosen_for_e_) <= 0.1 * chosen_for_e_ + 0.002 &&
