@@ -46,34 +46,43 @@ void CwEncoder::open(std::uint64_t cw_id, std::uint64_t base, unsigned planned_n
   closed_ = false;
   symbol_bytes_ = 0;
   padded_ = 0;
+  hdr_ = CodingHeader{};  // template copied per combination (cheaper than building one each time)
+  hdr_.cw_id = cw_id_;
+  hdr_.base = base_;
 }
 
 Combination CwEncoder::add_source(std::span<const std::uint8_t> packet) {
-  assert(!closed_ && count_ < planned_n_);
   assert(!packet.empty() && packet.size() <= limits_.max_packet);
+  std::memcpy(next_source_buffer().data(), packet.data(), packet.size());
+  return commit_source(packet.size());
+}
+
+std::span<std::uint8_t> CwEncoder::next_source_buffer() {
+  assert(!closed_ && count_ < planned_n_);
+  return {sources_.data() + count_ * stride_ + kLengthPrefix, limits_.max_packet};
+}
+
+Combination CwEncoder::commit_source(std::size_t length) {
+  assert(!closed_ && count_ < planned_n_);
+  assert(length >= 1 && length <= limits_.max_packet);
   const unsigned i = count_;
   std::uint8_t* slot = sources_.data() + i * stride_;
-  const std::size_t bytes = kLengthPrefix + packet.size();
-  transport::put_be16(slot, static_cast<std::uint16_t>(packet.size()));
-  std::memcpy(slot + kLengthPrefix, packet.data(), packet.size());
+  const std::size_t bytes = kLengthPrefix + length;
+  transport::put_be16(slot, static_cast<std::uint16_t>(length));
   const std::size_t padded = padded_length(bytes);
-  if (dirty_[i] > bytes) std::memset(slot + bytes, 0, dirty_[i] - bytes);
-  else std::memset(slot + bytes, 0, padded - bytes);
+  std::memset(slot + bytes, 0, std::max(dirty_[i], padded) - bytes);
   dirty_[i] = padded;
-  lens_[i] = static_cast<std::uint16_t>(packet.size());
+  lens_[i] = static_cast<std::uint16_t>(length);
   symbol_bytes_ = std::max(symbol_bytes_, bytes);
   padded_ = std::max(padded_, padded);
   accumulate(i);
   ++count_;
   if (count_ == planned_n_) closed_ = true;
-  CodingHeader h;
-  h.kind = Kind::kSource;
-  h.closed = closed_;
-  h.width = static_cast<std::uint8_t>(count_);
-  h.index = static_cast<std::uint8_t>(i);
-  h.cw_id = cw_id_;
-  h.base = base_;
-  return {h, source(i)};
+  Combination c{hdr_, source(i)};
+  c.header.closed = closed_;
+  c.header.width = static_cast<std::uint8_t>(count_);
+  c.header.index = static_cast<std::uint8_t>(i);
+  return c;
 }
 
 void CwEncoder::accumulate(unsigned index) {
@@ -113,12 +122,10 @@ void CwEncoder::catch_up(unsigned first_row, unsigned rows) {
 }
 
 CodingHeader CwEncoder::repair_header(Kind kind, std::uint32_t seed) const {
-  CodingHeader h;
+  CodingHeader h = hdr_;
   h.kind = kind;
   h.closed = closed_;
   h.width = static_cast<std::uint8_t>(count_);
-  h.cw_id = cw_id_;
-  h.base = base_;
   h.seed = seed;
   return h;
 }

@@ -45,6 +45,14 @@ class CwEncoder {
   // returned header carries `closed`. Requires !closed() and a valid length.
   Combination add_source(std::span<const std::uint8_t> packet);
 
+  // Zero-copy alternative to add_source(): where the next source's packet goes (max_packet bytes,
+  // e.g. read() it from the TUN device straight into this span). Write only the packet's bytes,
+  // then call commit_source(). Requires !closed().
+  std::span<std::uint8_t> next_source_buffer();
+  // Makes the `length` bytes written into next_source_buffer() the next source; same result as
+  // add_source() of those bytes. Requires 1 <= length <= max_packet.
+  Combination commit_source(std::size_t length);
+
   // Closes the CW now (traffic paused): n becomes count(). Requires count() >= 1.
   void close();
 
@@ -98,6 +106,7 @@ class CwEncoder {
   bool closed_ = false;
   std::size_t symbol_bytes_ = 0;  // max over added sources of kLengthPrefix + length
   std::size_t padded_ = 0;        // padded_length(symbol_bytes_): accumulators valid up to here
+  CodingHeader hdr_;              // kSource header of this CW (id, base), copied per combination
 };
 
 }  // namespace ncgw::coding

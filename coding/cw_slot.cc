@@ -48,8 +48,24 @@ void CwSlot::build(const CodingHeader& h, CoefRow& v) {
 
 std::uint64_t CwSlot::nonzero_mask(const CoefRow& v) {
   std::uint64_t m = 0;
-  for (unsigned i = 0; i < 64; ++i) m |= std::uint64_t{v[i] != 0} << i;
+  for (unsigned w = 0; w < 8; ++w) {  // 8 bytes at a time: high bit of each non-zero byte
+    std::uint64_t x;
+    std::memcpy(&x, v.data() + 8 * w, 8);
+    const std::uint64_t low7 = 0x7F7F7F7F7F7F7F7FULL;
+    const std::uint64_t hi = (((x & low7) + low7) | x) & ~low7;
+    m |= ((hi >> 7) * 0x0102040810204080ULL >> 56) << (8 * w);  // gather the 8 flags (LE order)
+  }
   return m;
+}
+
+// v ^= f * row over the columns where row is non-zero (`nz`).
+static void axpy_sparse(std::array<std::uint8_t, 64>& v, std::uint8_t f,
+                        const std::array<std::uint8_t, 64>& row, std::uint64_t nz) {
+  const std::uint8_t* mul = gf::mul_row(f);
+  for (; nz != 0; nz &= nz - 1) {
+    const int i = std::countr_zero(nz);
+    v[i] ^= mul[row[i]];
+  }
 }
 
 CwSlot::Outcome CwSlot::add(const CodingHeader& h, std::span<const std::uint8_t> payload) {
@@ -61,8 +77,7 @@ CwSlot::Outcome CwSlot::add(const CodingHeader& h, std::span<const std::uint8_t>
   for (std::uint64_t m = pivots_ & nonzero_mask(v); m != 0; m &= m - 1) {
     const int c = std::countr_zero(m);
     const std::uint8_t f = v[c];
-    const std::uint8_t* mul = gf::mul_row(f);
-    for (unsigned i = 0; i < 64; ++i) v[i] ^= mul[coef_[c][i]];
+    axpy_sparse(v, f, coef_[c], nz_[c]);
     factor[c] = f;
     ops |= std::uint64_t{1} << c;
   }
@@ -123,8 +138,7 @@ void CwSlot::back_substitute(unsigned p) {
     const int q = std::countr_zero(m);
     const std::uint8_t f = coef_[q][p];
     if (f == 0) continue;
-    const std::uint8_t* mul = gf::mul_row(f);
-    for (unsigned i = 0; i < 64; ++i) coef_[q][i] ^= mul[coef_[p][i]];
+    axpy_sparse(coef_[q], f, coef_[p], nz_[p]);
     nz_[q] = nonzero_mask(coef_[q]);
     row_mad(static_cast<unsigned>(q), p, f);
   }
