@@ -94,6 +94,8 @@ class Connection {
   bool peer_closed() const { return peer_closed_; }
   // True if every queued byte has been acknowledged.
   bool send_idle() const { return sbuf_.size() == 0; }
+  // True if every queued packet has been sent at least once.
+  bool all_sent() const { return !sbuf_.has_unsent(); }
   // Free room in the send buffer (packets).
   std::uint32_t send_room() const { return sbuf_.free_blocks(); }
   // Largest message / packet payload (negotiated MSS - 28 - 16).

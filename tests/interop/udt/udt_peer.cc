@@ -1,6 +1,7 @@
 // The reference side of the interop tests: a small program on Debian's libudt (UDT 4.11).
 // Usage: udt_peer role=caller|listener|rendezvous peer=IP:PORT type=stream|dgram dir=send|recv
 //                 [bytes=N] [messages=N] [max=1400] [seed=S] [port=P]
+//        udt_peer checksum-file=F   (prints the stream checksum of a file)
 // Prints "port=P" once bound, then "done bytes=N messages=M checksum=HEX" (or "error ...").
 // The library calls srand/rand, busy-waits and leaks: run it as its own process, serially.
 #include <arpa/inet.h>
@@ -111,6 +112,16 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     const auto eq = a.find('=');
     if (eq != std::string::npos) g_args[a.substr(0, eq)] = a.substr(eq + 1);
+  }
+  if (!arg("checksum-file").empty()) {  // helper for the tool test: FNV-1a of a file, as stream
+    Checksum sum;
+    FILE* f = std::fopen(arg("checksum-file").c_str(), "rb");
+    if (!f) return 1;
+    std::vector<std::uint8_t> b(1 << 16);
+    for (std::size_t n; (n = std::fread(b.data(), 1, b.size(), f)) > 0;) sum.add(b.data(), n);
+    std::fclose(f);
+    std::printf("done bytes=%llu messages=0 checksum=%s\n", static_cast<unsigned long long>(sum.bytes()), sum.hex().c_str());
+    return 0;
   }
   UDT::startup();
   const bool dgram = arg("type", "stream") == "dgram";
