@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
     Loss, TcpncBulkLoss,
     ::testing::Values(LossCase{"clean", 0.0, 1, 0.95, 4001}, LossCase{"bernoulli_1pct", 0.01, 1, 0.8, 4002},
                       LossCase{"bernoulli_5pct", 0.05, 1, 0.8, 4003}, LossCase{"bernoulli_10pct", 0.10, 1, 0.8, 4004},
-                      LossCase{"bernoulli_20pct", 0.20, 1, 0.7, 4005}, LossCase{"ge_5pct_burst3", 0.05, 3, 0.8, 4006}),
+                      LossCase{"bernoulli_20pct", 0.20, 1, 0.8, 4005}, LossCase{"ge_5pct_burst3", 0.05, 3, 0.8, 4006}),
     [](const ::testing::TestParamInfo<LossCase>& i) { return std::string(i.param.name); });
 
 }  // namespace
