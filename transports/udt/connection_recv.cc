@@ -127,7 +127,8 @@ void Connection::update_rtt(std::int32_t sample_us) {
 }
 
 std::int64_t Connection::nak_interval_us() const {
-  std::int64_t t = rtt_us_ + 4 * std::int64_t{rtt_var_us_};
+  // the library's formula with 2 x RTT: a retransmission requested one NAK ago is still in flight
+  std::int64_t t = 2 * std::int64_t{rtt_us_} + 4 * std::int64_t{rtt_var_us_};
   const std::int32_t speed = arrival_.arrival_rate();
   if (speed > 0) t += std::int64_t{rcv_.holes()} * 1'000'000 / speed;
   return std::max(t, settings_.min_nak_interval_us);

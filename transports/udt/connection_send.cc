@@ -127,13 +127,13 @@ void Connection::on_nak(const Packet& p, TimePoint now) {
   if (p.payload.size() < 4) return;
   const std::uint32_t w0 = (std::uint32_t{p.payload[0]} << 24) | (std::uint32_t{p.payload[1]} << 16) |
                            (std::uint32_t{p.payload[2]} << 8) | p.payload[3];
-  cc_.on_loss(static_cast<std::int32_t>(w0 & 0x7FFFFFFFu));
+  std::uint32_t fresh = 0;
   const bool ok = for_each_nak_range(p.payload, [&](std::int32_t a, std::int32_t b) {
     if (seq::cmp(a, b) > 0 || seq::cmp(b, snd_curr_seq_) > 0) return false;
     if (seq::cmp(a, snd_last_ack_) >= 0) {
-      st_.snd_loss += sloss_.insert(a, b);
+      fresh += sloss_.insert(a, b);
     } else if (seq::cmp(b, snd_last_ack_) >= 0) {
-      st_.snd_loss += sloss_.insert(snd_last_ack_, b);
+      fresh += sloss_.insert(snd_last_ack_, b);
     }
     return true;
   });
@@ -141,7 +141,11 @@ void Connection::on_nak(const Packet& p, TimePoint now) {
     state_ = ConnState::broken;  // the library treats an impossible loss report as an attack
     return;
   }
+  st_.snd_loss += fresh;
   ++st_.naks_received;
+  // The library feeds every NAK to CUDTCC; a repeated report of losses still queued for
+  // retransmission (a periodic NAK) is not a new congestion signal, so it is not counted here.
+  if (fresh > 0) cc_.on_loss(static_cast<std::int32_t>(w0 & 0x7FFFFFFFu));
   if (!sloss_.empty()) next_send_ns_ = std::min(next_send_ns_, transport::ns_since_epoch(now));
 }
 

@@ -7,8 +7,9 @@
 namespace ncgw::udt {
 
 void Cudtcc::init(std::int32_t snd_curr_seq, std::int32_t max_cwnd, std::int32_t mss, std::int64_t now_us,
-                  std::uint64_t seed) {
+                  std::uint64_t seed, int max_decreases) {
   rng_ = transport::Rng(seed);
+  max_decreases_ = max_decreases < 1 ? 1 : max_decreases;
   snd_curr_seq_ = snd_curr_seq;
   max_cwnd_ = max_cwnd;
   mss_ = mss;
@@ -77,7 +78,7 @@ void Cudtcc::on_loss(std::int32_t first_loss) {
     last_dec_seq_ = snd_curr_seq_;
     dec_random_ = static_cast<int>(std::ceil(avg_nak_num_ * rng_.uniform()));
     if (dec_random_ < 1) dec_random_ = 1;
-  } else if ((dec_count_++ < wire::kMaxDecreasesPerEpoch) && (0 == (++nak_count_ % dec_random_))) {
+  } else if ((dec_count_++ < max_decreases_) && (0 == (++nak_count_ % dec_random_))) {
     period_ = std::ceil(period_ * wire::kDecreaseFactor);
     last_dec_seq_ = snd_curr_seq_;
   }

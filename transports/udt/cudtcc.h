@@ -12,8 +12,9 @@ namespace ncgw::udt {
 class Cudtcc {
  public:
   // Starts in slow start; `snd_curr_seq` is the last sequence number sent (ISN - 1).
+  // `max_decreases` caps the decreases per congestion epoch (the library: 5, i.e. down to 0.51x).
   void init(std::int32_t snd_curr_seq, std::int32_t max_cwnd, std::int32_t mss, std::int64_t now_us,
-            std::uint64_t seed);
+            std::uint64_t seed, int max_decreases = wire::kMaxDecreasesPerEpoch);
   // Latest smoothed RTT (us).
   void set_rtt(std::int32_t rtt_us) { rtt_us_ = rtt_us; }
   // Peer's smoothed packet arrival rate (packets/s).
@@ -58,6 +59,7 @@ class Cudtcc {
   int dec_count_ = 0;
   int avg_nak_num_ = 0;
   int dec_random_ = 1;
+  int max_decreases_ = wire::kMaxDecreasesPerEpoch;
   bool slow_start_ = true;
   bool loss_ = false;
   bool rate_known_ = false;  // a full ACK has reported the peer's arrival rate

@@ -21,6 +21,8 @@ struct ConnectionSettings {
   bool periodic_nak = true;                 // resend the loss list every NAK interval (off in 4.11)
   std::int64_t min_nak_interval_us = wire::kMinNakUs;
   std::int64_t pacing_credit_us = 200;      // how late the driver may be before pacing drops the debt
+  int max_decreases_per_epoch = wire::kMaxDecreasesPerEpoch;  // CUDTCC: 5 as the library; 1: one
+                                            // decrease per congestion epoch (better on drop-tail paths)
   std::int64_t connect_timeout_us = 0;      // 0: the library's (3 s; 30 s rendezvous)
   std::int64_t peer_idle_timeout_us = 0;    // 0: the library's rule (> 16 EXPs and > 5 s silence)
 };

@@ -10,6 +10,7 @@ UdtTunnelSettings default_tunnel_settings() {
   s.conn.type = SocketType::dgram;
   s.conn.peer_idle_timeout_us = 10'000'000;
   s.conn.min_nak_interval_us = 50'000;
+  s.conn.max_decreases_per_epoch = 1;  // see docs/udt-wire.md: 97% vs 89% of a drop-tail 100 Mbit/s path
   return s;
 }
 

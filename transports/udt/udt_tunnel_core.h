@@ -23,7 +23,8 @@ struct UdtTunnelSettings {
   int message_ttl_ms = -1;             // IP packets older than this are dropped, not retransmitted
 };
 
-// Default settings for a tunnel: message mode, 10 s peer-silence limit, 50 ms NAK floor.
+// Default settings for a tunnel: message mode, 10 s peer-silence limit, 50 ms NAK floor, one
+// CUDTCC decrease per congestion epoch.
 UdtTunnelSettings default_tunnel_settings();
 
 class UdtTunnelCore final : public transport::Core {
