@@ -62,7 +62,8 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
     """Builds, runs and tears down one run; returns its result dict."""
     label = (f"[{idx + 1}/{total}] {run['case']} "
              f"{'tunnel(' + transport + ')' if run['variant'] == 'tunnel' else 'e2e'} "
-             f"{(sc.get('sweep') or {}).get('parameter', '')}={run['sweep_value']} rep {run['rep'] + 1}")
+             + (f"{sc['sweep']['parameter']}={run['sweep_value']} " if run["sweep_value"] is not None else "")
+             + f"rep {run['rep'] + 1}")
     run_dir = os.path.join(out_dir, f"run-{idx + 1:04d}")
     os.makedirs(run_dir, exist_ok=True)
     ns = netns.Namespaces(f"ncs{os.getpid()}r{idx}-")

@@ -39,7 +39,8 @@ def markdown(doc):
         for r in rows:
             cells = [f"{_f(r['flows'][n]['goodput_mbps'])} ± {_f(r['flows'][n]['goodput_sd'])}"
                      for n in names]
-            lines.append(f"| {_variant_label(doc, r['variant'])} | {r['sweep_value']} | " +
+            point = "-" if r["sweep_value"] is None else r["sweep_value"]
+            lines.append(f"| {_variant_label(doc, r['variant'])} | {point} | " +
                          " | ".join(cells) + f" | {_f(r['total_goodput_mbps'])} | {_f(r['jain'])} |"
                          f" {_f(r['mean_rtt_ms'], 1)} | {_f(r['power'], 1)} | {r['runs']}"
                          + (f" ({r['failed_flows']} failed flows)" if r["failed_flows"] else "") + " |")
@@ -70,7 +71,7 @@ def ratio_lines(rows):
         return []
     lines = ["| point | e2e total | tunnel total | tunnel / e2e |", "|---|---|---|---|"]
     for v, a, b, q in rs:
-        lines.append(f"| {v} | {_f(a)} | {_f(b)} | {_f(q, 2)} |")
+        lines.append(f"| {'-' if v is None else v} | {_f(a)} | {_f(b)} | {_f(q, 2)} |")
     return lines
 
 
@@ -98,7 +99,8 @@ def plots(doc, out_dir):
             ax.set_xlabel(xlabel)
             ax.set_ylabel("goodput (Mbit/s)")
             ax.set_title(f"{doc['scenario']} {case}: {title}")
-            ax.set_ylim(bottom=0)
+            top = ax.get_ylim()[1]
+            ax.set_ylim(0, top * 1.15 if top > 0 else 1)
             ax.grid(True, alpha=0.3)
             ax.legend(fontsize=7)
         fig.tight_layout()

@@ -1,0 +1,55 @@
+# Builds h1 - gw1 - gw2 - h2 in namespaces and writes the two gateway configs.
+# Needs lib/netns.sh sourced, NCGW (binary), WORK (temp dir), TRANSPORT (plain|tcpnc|udt).
+#   h1 10.1.0.2/24 -- gw1 10.1.0.1 | 192.168.77.1 -- 192.168.77.2 | gw2 10.2.0.1 -- h2 10.2.0.2/24
+
+# Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml.
+write_gateway_config() {
+  local me="$1" peer local_net remote_net tun_addr endpoint
+  if [ "$me" = gw1 ]; then
+    peer=gw2; remote_net=10.2.0.0/24; tun_addr=10.99.0.1/30; endpoint=192.168.77.2
+  else
+    peer=gw1; remote_net=10.1.0.0/24; tun_addr=10.99.0.2/30; endpoint=192.168.77.1
+  fi
+  cat > "$WORK/$me.yaml" <<YAML
+gateway:
+  name: ${NS_PREFIX}-$me
+tun:
+  name: ncgw0
+  addresses: [$tun_addr]
+peers:
+  - name: ${NS_PREFIX}-$peer
+    endpoint: $endpoint
+    transport: $TRANSPORT
+routes:
+  - {prefix: $remote_net, via: ${NS_PREFIX}-$peer}
+logging:
+  level: info
+YAML
+}
+
+# Creates the four namespaces and their links.
+build_two_gateway_topology() {
+  for n in h1 gw1 gw2 h2; do ns_add $n; done
+  veth_link h1 eth0 gw1 lan0 10.1.0.2/24 10.1.0.1/24
+  veth_link gw1 wan0 gw2 wan0 192.168.77.1/24 192.168.77.2/24
+  veth_link gw2 lan0 h2 eth0 10.2.0.1/24 10.2.0.2/24
+  nsx h1 ip route add default via 10.1.0.1
+  nsx h2 ip route add default via 10.2.0.1
+  gateway_sysctls gw1
+  gateway_sysctls gw2
+  write_gateway_config gw1
+  write_gateway_config gw2
+}
+
+# Starts gateway $1 and waits for its control socket; sets GW_PID_<name>.
+start_gateway() {
+  ns_bg "$1" "$NCGW" run --config "$WORK/$1.yaml"
+  eval "GW_PID_$1=$LAST_PID"
+  wait_for test -S "/run/ncgw/${NS_PREFIX}-$1.sock" || fail "gateway $1 did not start"
+}
+
+# Prints gateway $1's status JSON.
+gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
+
+# Extracts a number from JSON on stdin with a python expression over `d` (the document).
+json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
