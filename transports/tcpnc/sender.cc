@@ -61,7 +61,8 @@ void Sender::drop_all() {
   enc_.reset();
   for (auto& r : txs_) r = TxRecord{};
   for (auto& c : cws_) c = CwState{};
-  seen_ = next_tx_ = oldest_in_flight_ = largest_acked_ = 0;
+  seen_ = next_tx_ = oldest_in_flight_ = largest_acked_ = examined_ = 0;
+  holes_count_ = 0;
   any_acked_ = false;
   in_flight_ = 0;
   loss_time_.reset();

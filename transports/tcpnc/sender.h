@@ -3,6 +3,7 @@
 // RFC 9002 style), congestion control on transmissions in flight, enhanced coded retransmission,
 // and the online (n, k) adaptation (notes/tcpnc.md; paper 002 sections 2.1, 2.2).
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -111,6 +112,10 @@ class Sender {
   void on_rto(TimePoint now);
   Duration loss_delay() const;
   void advance_oldest();
+  // Marks what an ACK covers; returns whether anything in flight was newly acknowledged.
+  bool ack_transmissions(const AckFrame& a, TimePoint now, std::optional<Duration>& sample);
+  // Remembers an unacknowledged transmission below the largest acknowledged one.
+  void add_hole(std::uint64_t tx);
   // --- sender_nc.cc: DoF accounting and adaptation
   unsigned missing(const CwState& c, const coding::CwEncoder& e) const;
   unsigned retransmit_need(const CwState& c, const coding::CwEncoder& e) const;
@@ -141,6 +146,9 @@ class Sender {
   std::uint64_t seen_ = 0;
   std::uint64_t next_tx_ = 0, oldest_in_flight_ = 0;
   std::uint64_t largest_acked_ = 0;
+  std::uint64_t examined_ = 0;                 // transmissions below this were seen by an ACK's span
+  std::array<std::uint64_t, 1024> holes_{};    // unacknowledged transmissions below largest_acked_
+  std::size_t holes_count_ = 0;
   bool any_acked_ = false;
   std::uint32_t in_flight_ = 0;
   TimePoint rto_base_{}, last_add_{}, next_adapt_{};

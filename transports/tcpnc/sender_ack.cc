@@ -1,6 +1,7 @@
 // Sender: acknowledgements, loss detection (RFC 9002 style: packet threshold 3 or 9/8 RTT),
 // retransmission timeout (RFC 6298) and congestion events.
 #include <algorithm>
+#include <optional>
 
 #include "coding/header.h"
 #include "transports/tcpnc/sender.h"
@@ -98,23 +99,58 @@ void Sender::check_congestion(TimePoint now) {
   }
 }
 
+namespace {
+
+// Whether `tx` lies in one of the ACK's ranges.
+bool in_ranges(const AckFrame& a, std::uint64_t tx) {
+  for (std::size_t i = 0; i < a.range_count; ++i)
+    if (tx >= a.ranges[i].smallest && tx <= a.ranges[i].largest) return true;
+  return false;
+}
+
+}  // namespace
+
+void Sender::add_hole(std::uint64_t tx) {
+  if (holes_count_ == holes_.size()) {  // full: forget the oldest (loss detection still resolves it)
+    std::copy(holes_.begin() + 1, holes_.end(), holes_.begin());
+    --holes_count_;
+  }
+  holes_[holes_count_++] = tx;
+}
+
+bool Sender::ack_transmissions(const AckFrame& a, TimePoint now, std::optional<Duration>& sample) {
+  bool new_data = false;
+  auto ack_one = [&](std::uint64_t tx) {
+    TxRecord& r = rec(tx);
+    if (r.tx != tx || r.acked) return;
+    if (r.in_flight) new_data = true;
+    if (tx == a.largest) sample = now - r.sent;
+    mark_acked(r, now);
+  };
+  // Older transmissions not yet acknowledged (in flight or declared lost, within the late window).
+  const std::uint64_t late_floor = largest_acked_ > kLateWindow ? largest_acked_ - kLateWindow : 0;
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < holes_count_; ++i) {
+    const std::uint64_t tx = holes_[i];
+    if (in_ranges(a, tx)) { ack_one(tx); continue; }
+    const TxRecord& r = rec(tx);
+    if (r.tx == tx && !r.acked && (r.in_flight || tx >= late_floor)) holes_[kept++] = tx;
+  }
+  holes_count_ = kept;
+  // Transmissions this ACK is the first to cover: acknowledged, or holes below its largest.
+  for (std::uint64_t tx = examined_; tx <= a.largest; ++tx) {
+    if (in_ranges(a, tx)) ack_one(tx);
+    else if (!rec(tx).acked) add_hole(tx);
+  }
+  examined_ = std::max(examined_, a.largest + 1);
+  return new_data;
+}
+
 void Sender::on_ack(const AckFrame& a, TimePoint now) {
   if (!active_ || !enc_ || a.largest >= next_tx_ || a.seen > enc_->next_source()) return;  // not ours
   const bool newest = !any_acked_ || a.largest >= largest_acked_;
-  const std::uint64_t floor_tx = std::min(oldest_in_flight_, largest_acked_ > kLateWindow ? largest_acked_ - kLateWindow : 0);
-  const std::uint64_t ring_floor = next_tx_ > txs_.size() ? next_tx_ - txs_.size() : 0;
-  bool new_data = false;
   std::optional<Duration> sample;
-  for (std::size_t i = 0; i < a.range_count; ++i) {
-    const std::uint64_t lo = std::max({a.ranges[i].smallest, floor_tx, ring_floor});
-    for (std::uint64_t tx = lo; tx <= a.ranges[i].largest; ++tx) {
-      TxRecord& r = rec(tx);
-      if (r.tx != tx || r.acked) continue;
-      if (r.in_flight) new_data = true;
-      if (tx == a.largest) sample = now - r.sent;
-      mark_acked(r, now);
-    }
-  }
+  const bool new_data = ack_transmissions(a, now, sample);
   if (sample) rtt_.on_sample(*sample, std::chrono::microseconds(a.ack_delay_us));
   if (newest) { largest_acked_ = a.largest; any_acked_ = true; }
   if (new_data) { rtt_.reset_backoff(); rto_base_ = now; }

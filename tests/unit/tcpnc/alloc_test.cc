@@ -1,0 +1,75 @@
+// Checks that the TCP/NC hot path does not allocate in steady state: two cores exchange datagrams
+// directly (every 20th DATA datagram dropped, so repairs, losses and retransmissions run too)
+// while a global operator new counts allocations. Stats() may allocate and is not called.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+#include "transports/tcpnc/tcpnc_core.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<std::uint64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace ncgw::tcpnc {
+namespace {
+
+// Two cores wired back to back with instant delivery and a deterministic drop pattern.
+struct Pair {
+  explicit Pair(const TcpncCoreSettings& s) : a(s, 1), b(s, 2), buf(2048), pkt(1200, 0x5A) {}
+
+  // One step at time `t`: offer packets to A, move datagrams both ways, deliver, run timers.
+  void step(TimePoint t) {
+    while (a.send(pkt, t) == transport::SendResult::accepted) ++offered;
+    for (int round = 0; round < 4; ++round) {
+      while (auto n = a.poll_transmit(buf, t)) {
+        if (buf[1] == static_cast<std::uint8_t>(PacketType::kData) && ++data_count % 20 == 0) continue;
+        b.on_datagram({buf.data(), *n}, t);
+      }
+      while (auto n = b.poll_transmit(buf, t)) a.on_datagram({buf.data(), *n}, t);
+      while (b.poll_deliver(buf)) ++delivered;
+    }
+    for (transport::Core* c : {static_cast<transport::Core*>(&a), static_cast<transport::Core*>(&b)})
+      if (auto d = c->next_deadline(); d && *d <= t) c->on_timeout(t);
+  }
+
+  TcpncCore a, b;
+  std::vector<std::uint8_t> buf, pkt;
+  std::uint64_t offered = 0, delivered = 0, data_count = 0;
+};
+
+TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
+  std::printf("seed=none (deterministic drop pattern)\n");
+  TcpncCoreSettings s;
+  s.cwnd_max_packets = 64;
+  Pair p(s);
+  std::int64_t t = 0;
+  for (int i = 0; i < 3000; ++i) p.step(transport::time_from_ns(t += 200'000));
+  ASSERT_TRUE(p.a.established());
+  const auto delivered_before = p.delivered;
+  ASSERT_GT(delivered_before, 1000u);
+  g_allocations = 0;
+  g_counting = true;
+  for (int i = 0; i < 2000; ++i) p.step(transport::time_from_ns(t += 200'000));
+  g_counting = false;
+  std::printf("delivered %llu packets in the counted phase\n", static_cast<unsigned long long>(p.delivered - delivered_before));
+  EXPECT_GT(p.delivered - delivered_before, 10000u);
+  EXPECT_GT(p.a.sender().counters().repairs_sent, 0u);
+  EXPECT_EQ(g_allocations.load(), 0u);
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc
