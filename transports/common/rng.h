@@ -5,6 +5,9 @@
 
 namespace ncgw::transport {
 
+// 128-bit unsigned integer (a GCC/Clang extension) for the multiply-shift in Rng::below.
+__extension__ typedef unsigned __int128 Uint128;
+
 // splitmix64 step: expands a 64-bit seed into well-mixed state words.
 constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
@@ -40,7 +43,7 @@ class Rng {
   // Uniform integer in [0, bound) (bound > 0), Lemire's multiply-shift without rejection bias fix;
   // the bias is below 2^-32 for bounds under 2^32.
   constexpr std::uint64_t below(std::uint64_t bound) {
-    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * bound) >> 64);
+    return static_cast<std::uint64_t>((static_cast<Uint128>(next()) * bound) >> 64);
   }
 
  private:

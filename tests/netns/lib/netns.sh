@@ -55,12 +55,17 @@ wait_for() {
   done
 }
 
-# Kills what we started and deletes our namespaces; installed as the EXIT trap.
+# Kills what we started and every process left in our namespaces, then deletes the namespaces;
+# installed as the EXIT trap. Never fails (a trap that fails would change the test's status).
 ns_cleanup() {
+  set +e
+  local pid ns
   for pid in "${PIDS_STARTED[@]}"; do kill "$pid" 2>/dev/null; done
+  for ns in "${NS_CREATED[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null; done
   sleep 0.3
-  for pid in "${PIDS_STARTED[@]}"; do kill -9 "$pid" 2>/dev/null; done
+  for ns in "${NS_CREATED[@]}"; do ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null; done
   for ns in "${NS_CREATED[@]}"; do ip netns del "$ns" 2>/dev/null; done
+  return 0
 }
 
 # Prints a failure message and exits non-zero (the trap cleans up).

@@ -1,0 +1,112 @@
+#include "gateway/cli.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "config/loader.h"
+#include "gateway/control_server.h"
+#include "gateway/run_daemon.h"
+#include "gateway/status_json.h"
+#include "gateway/version.h"
+
+namespace ncgw::gateway {
+
+namespace {
+
+// Loads a config or prints its error; nullopt means "exit 2".
+std::optional<config::GatewayConfig> load_or_report(const std::string& path) {
+  auto result = config::load_config_file(path);
+  if (auto* err = std::get_if<config::ConfigError>(&result)) {
+    std::cerr << "ncgw: " << config::format_error(*err) << "\n";
+    return std::nullopt;
+  }
+  return std::get<config::GatewayConfig>(std::move(result));
+}
+
+int cmd_check_config(const std::string& path) {
+  auto cfg = load_or_report(path);
+  if (!cfg) return kExitConfig;
+  std::cout << config::to_yaml(*cfg);
+  return kExitOk;
+}
+
+// The socket to ask: --socket, else /run/ncgw/<name>.sock, else the only socket in /run/ncgw.
+std::string pick_status_socket(const std::string& socket, const std::string& name) {
+  if (!socket.empty()) return socket;
+  if (!name.empty()) return "/run/ncgw/" + name + ".sock";
+  std::vector<std::string> found;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/run/ncgw", ec)) {
+    if (e.path().extension() == ".sock") found.push_back(e.path().string());
+  }
+  if (found.size() == 1) return found.front();
+  throw std::runtime_error(found.empty() ? "no running gateway found in /run/ncgw"
+                                         : "several gateways run here: choose one with --name or --socket");
+}
+
+int cmd_status(const std::string& socket, const std::string& name, bool as_json) {
+  try {
+    const std::string reply = control_request(pick_status_socket(socket, name), "status");
+    std::cout << (as_json ? reply : render_status_table(reply));
+    return kExitOk;
+  } catch (const std::exception& e) {
+    std::cerr << "ncgw status: " << e.what() << "\n";
+    return kExitRuntime;
+  }
+}
+
+// Sends logs to stderr or the configured file at the configured level.
+void setup_logging(const config::LoggingConfig& log, const std::string& gateway) {
+  std::shared_ptr<spdlog::logger> logger =
+      log.file.empty() ? spdlog::stderr_color_mt("ncgw") : spdlog::basic_logger_mt("ncgw", log.file);
+  logger->set_pattern("%Y-%m-%dT%H:%M:%S.%e [" + gateway + "] %^%l%$ %v");
+  logger->set_level(spdlog::level::from_str(log.level));
+  spdlog::set_default_logger(logger);
+}
+
+int cmd_run(const std::string& path) {
+  auto cfg = load_or_report(path);
+  if (!cfg) return kExitConfig;
+  setup_logging(cfg->logging, cfg->name);
+  return run_daemon(*cfg);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"ncgw: loss-masking IP tunnel gateway (TCP/NC and UDT transports)"};
+  app.set_version_flag("--version", std::string("ncgw ") + kVersion);
+  app.require_subcommand(1);
+
+  std::string run_config;
+  auto* run = app.add_subcommand("run", "Run a gateway in the foreground (SIGINT/SIGTERM stop it cleanly)");
+  run->add_option("--config,-c", run_config, "Gateway YAML file")->required();
+
+  std::string check_file;
+  auto* check = app.add_subcommand("check-config", "Validate a config and print it with every default filled in");
+  check->add_option("file", check_file, "Gateway YAML file")->required();
+
+  std::string socket, name;
+  bool as_json = false;
+  auto* status = app.add_subcommand("status", "Show a running gateway's counters");
+  status->add_option("--socket", socket, "Control socket path");
+  status->add_option("--name", name, "Gateway name (socket /run/ncgw/NAME.sock)");
+  status->add_flag("--json", as_json, "Print the raw JSON document");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kExitOk : kExitConfig;
+  }
+  if (*run) return cmd_run(run_config);
+  if (*check) return cmd_check_config(check_file);
+  return cmd_status(socket, name, as_json);
+}
+
+}  // namespace ncgw::gateway

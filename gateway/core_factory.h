@@ -1,0 +1,28 @@
+// Builds the transport core for a configured peer (one core per peer), mapping the YAML settings
+// onto each core's own settings struct.
+#pragma once
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "config/config.h"
+#include "transports/common/core.h"
+
+namespace ncgw::gateway {
+
+// Raised when a peer's transport cannot be built (e.g. not compiled into this build).
+class TransportUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Largest UDP payload the underlay carries for this peer: underlay MTU minus IP and UDP headers.
+std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config::Peer& peer);
+
+// Session id both gateways of a plain tunnel derive: configured, or FNV-1a of the two names in order.
+std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer);
+
+// The core for `peer` of gateway `gw`; throws TransportUnavailable.
+std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer);
+
+}  // namespace ncgw::gateway

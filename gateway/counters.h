@@ -1,0 +1,26 @@
+// Gateway-level counters (per interface and per reason of drop); per-peer figures come from cores.
+#pragma once
+#include <cstdint>
+
+namespace ncgw::gateway {
+
+// What the data path did with packets outside any one transport core.
+struct GatewayCounters {
+  std::uint64_t tun_rx_packets = 0, tun_rx_bytes = 0;   // read from the TUN
+  std::uint64_t tun_tx_packets = 0, tun_tx_bytes = 0;   // written to the TUN
+  std::uint64_t tun_write_errors = 0;                   // write() to the TUN failed
+  std::uint64_t drop_no_route = 0;                      // TUN packet with no route to a peer
+  std::uint64_t drop_not_ip = 0;                        // TUN packet that is not IPv4/IPv6
+  std::uint64_t udp_rx_datagrams = 0, udp_rx_bytes = 0; // received on any port
+  std::uint64_t drop_unknown_sender = 0;                // datagram from an address that is no peer
+};
+
+// Per-peer counters the driver keeps beside its core's own.
+struct PeerCounters {
+  std::uint64_t tun_packets_routed = 0;  // TUN packets the route table sent to this peer
+  std::uint64_t send_refused = 0;        // packets the core refused (buffer full, too big...)
+  std::uint64_t datagrams_in = 0;        // datagrams from this peer's address
+  std::uint64_t datagrams_out = 0;       // datagrams handed to the socket for this peer
+};
+
+}  // namespace ncgw::gateway

@@ -1,0 +1,258 @@
+#include "gateway/gateway.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "config/loader.h"
+#include "gateway/control_server.h"
+#include "gateway/core_factory.h"
+#include "gateway/ip_packet.h"
+#include "gateway/status_json.h"
+
+namespace ncgw::gateway {
+
+namespace asio = boost::asio;
+using transport::TimePoint;
+
+// Packets read from the TUN per readiness event before the loop serves other sources.
+constexpr int kTunReadsPerWake = 256;
+
+Gateway::Gateway(asio::io_context& io, const config::GatewayConfig& cfg)
+    : io_(io), cfg_(cfg), epoch_(std::chrono::steady_clock::now()), packet_buf_(kMaxDatagram) {
+  build_cores();   // first: a core that cannot be built fails before we touch the system
+  open_ports();
+  const std::uint32_t mtu = choose_mtu();
+  tun_ = std::make_unique<TunDevice>(cfg_.tun, mtu);
+  install_routes();
+  control_ = std::make_unique<ControlServer>(io_, cfg_, [this] { return status_json(); });
+  spdlog::info("gateway {}: tun {} mtu {} ({}), {} peer(s), {} route(s), control {}", cfg_.name,
+               tun_->name(), mtu, tun_->created() ? "created" : "attached", peers_.size(),
+               routes_.size(), control_->path());
+}
+
+Gateway::~Gateway() { stop(); }
+
+TimePoint Gateway::now() const {
+  return TimePoint(std::chrono::duration_cast<transport::Duration>(std::chrono::steady_clock::now() - epoch_));
+}
+
+void Gateway::build_cores() {
+  peers_.reserve(cfg_.peers.size());
+  for (const auto& p : cfg_.peers) {
+    PeerRuntime rt{&p};
+    const std::uint16_t port = p.endpoint_port ? p.endpoint_port : config::default_port(p.transport);
+    rt.address = SocketAddress::from(*config::parse_ip(p.endpoint_host), port);
+    rt.core = make_core(cfg_, p);
+    rt.timer = std::make_unique<asio::steady_timer>(io_);
+    peers_.push_back(std::move(rt));
+  }
+}
+
+void Gateway::open_ports() {
+  const config::IpAddress listen = *config::parse_ip(cfg_.listen.address);
+  auto port_of = [&](config::TransportKind k) {
+    switch (k) {
+      case config::TransportKind::plain: return cfg_.listen.plain_port;
+      case config::TransportKind::tcpnc: return cfg_.listen.tcpnc_port;
+      case config::TransportKind::udt: return cfg_.listen.udt_port;
+    }
+    return std::uint16_t{0};
+  };
+  for (auto& peer : peers_) {
+    const std::uint16_t port = port_of(peer.cfg->transport);
+    auto same = std::find_if(peers_.begin(), peers_.end(), [&](const PeerRuntime& o) {
+      return o.port && port_of(o.cfg->transport) == port;
+    });
+    if (same != peers_.end()) {
+      peer.port = same->port;
+      continue;
+    }
+    ports_.push_back(std::make_unique<UdpPort>(listen, port));
+    peer.port = ports_.back().get();
+    spdlog::info("listening on udp {} for {}", peer.port->local_name(), config::to_string(peer.cfg->transport));
+  }
+}
+
+std::uint32_t Gateway::choose_mtu() const {
+  std::size_t limit = kMaxDatagram;
+  for (const auto& p : peers_) limit = std::min(limit, p.core->max_payload());
+  if (peers_.empty()) limit = cfg_.tun.underlay_mtu - 40;
+  if (!cfg_.tun.mtu) return static_cast<std::uint32_t>(limit);
+  if (*cfg_.tun.mtu > limit) {
+    spdlog::warn("tun.mtu {} exceeds what the tunnel carries unfragmented ({}); larger packets are dropped",
+                 *cfg_.tun.mtu, limit);
+  }
+  return *cfg_.tun.mtu;
+}
+
+void Gateway::install_routes() {
+  for (const auto& r : cfg_.routes) {
+    const auto it = std::find_if(peers_.begin(), peers_.end(),
+                                 [&](const PeerRuntime& p) { return p.cfg->name == r.via; });
+    routes_.add(r.prefix, static_cast<std::size_t>(it - peers_.begin()));
+    tun_->add_route(r.prefix);
+  }
+}
+
+void Gateway::start() {
+  tun_stream_ = std::make_unique<asio::posix::stream_descriptor>(io_, ::dup(tun_->fd()));
+  wait_tun();
+  for (std::size_t i = 0; i < ports_.size(); ++i) {
+    port_waiters_.push_back(std::make_unique<asio::posix::stream_descriptor>(io_, ::dup(ports_[i]->fd())));
+    wait_port(i);
+  }
+  control_->start();
+  const TimePoint t = now();
+  for (auto& p : peers_) service_peer(p, t);
+}
+
+void Gateway::wait_tun() {
+  tun_stream_->async_wait(asio::posix::stream_descriptor::wait_read, [this](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    on_tun_readable();
+    wait_tun();
+  });
+}
+
+void Gateway::wait_port(std::size_t i) {
+  port_waiters_[i]->async_wait(asio::posix::stream_descriptor::wait_read, [this, i](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    on_port_readable(*ports_[i]);
+    wait_port(i);
+  });
+}
+
+void Gateway::on_tun_readable() {
+  const TimePoint t = now();
+  for (int i = 0; i < kTunReadsPerWake; ++i) {
+    const ssize_t n = ::read(tun_->fd(), packet_buf_.data(), packet_buf_.size());
+    if (n <= 0) break;
+    ++counters_.tun_rx_packets;
+    counters_.tun_rx_bytes += static_cast<std::uint64_t>(n);
+    route_tun_packet({packet_buf_.data(), static_cast<std::size_t>(n)}, t);
+  }
+  service_dirty_peers(t);
+}
+
+void Gateway::route_tun_packet(std::span<const std::uint8_t> packet, TimePoint t) {
+  const auto dst = ip_destination(packet);
+  if (!dst) {
+    ++counters_.drop_not_ip;
+    return;
+  }
+  const auto peer_index = routes_.lookup(*dst);
+  if (!peer_index) {
+    ++counters_.drop_no_route;
+    return;
+  }
+  PeerRuntime& peer = peers_[*peer_index];
+  ++peer.counters.tun_packets_routed;
+  if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
+  peer.dirty = true;
+}
+
+void Gateway::on_port_readable(UdpPort& port) {
+  const TimePoint t = now();
+  for (int round = 0; round < 4; ++round) {
+    const std::size_t n = port.receive_batch();
+    for (std::size_t i = 0; i < n; ++i) {
+      ++counters_.udp_rx_datagrams;
+      counters_.udp_rx_bytes += port.received(i).size();
+      PeerRuntime* peer = find_peer(port, port.sender(i));
+      if (!peer) {
+        ++counters_.drop_unknown_sender;
+        continue;
+      }
+      ++peer->counters.datagrams_in;
+      peer->core->on_datagram(port.received(i), t);
+      peer->dirty = true;
+    }
+    if (n < kBatch) break;
+  }
+  service_dirty_peers(t);
+}
+
+PeerRuntime* Gateway::find_peer(const UdpPort& port, const SocketAddress& from) {
+  for (auto& p : peers_) {
+    if (p.port == &port && p.address.same_endpoint(from)) return &p;
+  }
+  return nullptr;
+}
+
+void Gateway::service_dirty_peers(TimePoint t) {
+  for (auto& p : peers_) {
+    if (p.dirty) service_peer(p, t);
+  }
+  for (auto& port : ports_) port->flush();
+}
+
+void Gateway::service_peer(PeerRuntime& peer, TimePoint t) {
+  peer.dirty = false;
+  drain_deliveries(peer);
+  drain_transmits(peer, t);
+  peer.port->flush();
+  arm_timer(peer);
+}
+
+void Gateway::drain_deliveries(PeerRuntime& peer) {
+  while (auto n = peer.core->poll_deliver(packet_buf_)) {
+    if (::write(tun_->fd(), packet_buf_.data(), *n) < 0) {
+      ++counters_.tun_write_errors;
+      continue;
+    }
+    ++counters_.tun_tx_packets;
+    counters_.tun_tx_bytes += *n;
+  }
+}
+
+void Gateway::drain_transmits(PeerRuntime& peer, TimePoint t) {
+  for (;;) {
+    auto slot = peer.port->send_slot();
+    auto n = peer.core->poll_transmit(slot, t);
+    if (!n) break;
+    peer.port->commit_send(*n, peer.address);
+    ++peer.counters.datagrams_out;
+  }
+}
+
+void Gateway::arm_timer(PeerRuntime& peer) {
+  const auto deadline = peer.core->next_deadline();
+  if (deadline == peer.armed_deadline) return;
+  peer.armed_deadline = deadline;
+  if (!deadline) {
+    peer.timer->cancel();
+    return;
+  }
+  peer.timer->expires_at(epoch_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      deadline->time_since_epoch()));
+  peer.timer->async_wait([this, &peer](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    peer.armed_deadline.reset();
+    const TimePoint t = now();
+    peer.core->on_timeout(t);
+    service_peer(peer, t);
+  });
+}
+
+void Gateway::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  for (auto& p : peers_) p.timer->cancel();
+  if (tun_stream_) tun_stream_->close();
+  for (auto& w : port_waiters_) w->close();
+  if (control_) control_->stop();
+  spdlog::info("gateway {} stopping; final counters: {}", cfg_.name, status_json());
+  ports_.clear();
+  if (tun_) tun_->close();
+}
+
+std::string Gateway::status_json() const {
+  StatusInput in{cfg_, counters_, tun_.get(), std::chrono::steady_clock::now() - epoch_};
+  for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters});
+  return render_status_json(in);
+}
+
+}  // namespace ncgw::gateway

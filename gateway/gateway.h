@@ -1,0 +1,84 @@
+// The gateway daemon: binds the TUN device, the UDP ports and one transport core per peer to a
+// single-threaded Boost.Asio event loop, and serves status on a unix control socket.
+#pragma once
+#include "gateway/asio.h"
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "config/config.h"
+#include "gateway/counters.h"
+#include "gateway/route_table.h"
+#include "gateway/socket_address.h"
+#include "gateway/tun_device.h"
+#include "gateway/udp_port.h"
+#include "transports/common/core.h"
+
+namespace ncgw::gateway {
+
+class ControlServer;
+
+// One configured peer at run time: its core, address, socket and timer.
+struct PeerRuntime {
+  const config::Peer* cfg;
+  SocketAddress address;
+  std::unique_ptr<transport::Core> core;
+  UdpPort* port = nullptr;
+  std::unique_ptr<boost::asio::steady_timer> timer;
+  std::optional<transport::TimePoint> armed_deadline;
+  PeerCounters counters;
+  bool dirty = false;   // fed since the last flush
+};
+
+// The running gateway. Construction builds cores, the TUN and sockets (throws on failure);
+// run() serves until SIGINT/SIGTERM or stop().
+class Gateway {
+ public:
+  // Builds every part from a validated config; throws std::exception with a clear message.
+  Gateway(boost::asio::io_context& io, const config::GatewayConfig& cfg);
+  ~Gateway();
+
+  // Starts reading the TUN and the sockets and serving the control socket.
+  void start();
+  // Closes sockets, removes routes and the TUN (as configured), logs final counters.
+  void stop();
+  // The status document served on the control socket (JSON text).
+  std::string status_json() const;
+  // The TUN MTU in effect.
+  std::uint32_t tun_mtu() const { return tun_->mtu(); }
+
+ private:
+  transport::TimePoint now() const;
+  void build_cores();
+  void open_ports();
+  void install_routes();
+  void wait_tun();
+  void wait_port(std::size_t port_index);
+  void on_tun_readable();
+  void on_port_readable(UdpPort& port);
+  void route_tun_packet(std::span<const std::uint8_t> packet, transport::TimePoint t);
+  PeerRuntime* find_peer(const UdpPort& port, const SocketAddress& from);
+  void service_dirty_peers(transport::TimePoint t);
+  void service_peer(PeerRuntime& peer, transport::TimePoint t);
+  void drain_deliveries(PeerRuntime& peer);
+  void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
+  void arm_timer(PeerRuntime& peer);
+  std::uint32_t choose_mtu() const;
+
+  boost::asio::io_context& io_;
+  const config::GatewayConfig& cfg_;
+  std::chrono::steady_clock::time_point epoch_;
+  std::vector<PeerRuntime> peers_;
+  RouteTable routes_;
+  std::unique_ptr<TunDevice> tun_;
+  std::unique_ptr<boost::asio::posix::stream_descriptor> tun_stream_;
+  std::vector<std::unique_ptr<UdpPort>> ports_;
+  std::vector<std::unique_ptr<boost::asio::posix::stream_descriptor>> port_waiters_;  // dup'ed fds
+  std::unique_ptr<ControlServer> control_;
+  GatewayCounters counters_;
+  std::vector<std::uint8_t> packet_buf_;
+  bool stopped_ = false;
+};
+
+}  // namespace ncgw::gateway

@@ -1,0 +1,29 @@
+// A UDP peer address as the kernel hands it over (sockaddr_storage), comparable without allocation.
+#pragma once
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "config/prefix.h"
+
+namespace ncgw::gateway {
+
+// IPv4 or IPv6 address with port, in kernel form.
+struct SocketAddress {
+  sockaddr_storage storage{};
+  socklen_t length = 0;
+
+  // Builds one from a config address and port.
+  static SocketAddress from(const config::IpAddress& ip, std::uint16_t port);
+  // True if both hold the same family, address and port (IPv4-mapped IPv6 equals IPv4).
+  bool same_endpoint(const SocketAddress& other) const;
+  // "10.0.0.2:5500" or "[fd00::2]:5500".
+  std::string to_string() const;
+  // The family (AF_INET or AF_INET6).
+  int family() const { return storage.ss_family; }
+};
+
+}  // namespace ncgw::gateway

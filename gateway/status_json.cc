@@ -1,0 +1,81 @@
+#include "gateway/status_json.h"
+
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "config/loader.h"
+#include "gateway/version.h"
+
+namespace ncgw::gateway {
+
+using nlohmann::json;
+
+namespace {
+
+json gateway_counters(const GatewayCounters& c) {
+  return {{"tun_rx_packets", c.tun_rx_packets},   {"tun_rx_bytes", c.tun_rx_bytes},
+          {"tun_tx_packets", c.tun_tx_packets},   {"tun_tx_bytes", c.tun_tx_bytes},
+          {"tun_write_errors", c.tun_write_errors}, {"drop_no_route", c.drop_no_route},
+          {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},
+          {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender}};
+}
+
+json peer_status(const PeerStatusInput& p) {
+  json core = json::object();
+  for (const auto& e : p.core->stats()) core[e.name] = e.value;
+  const PeerCounters& c = *p.counters;
+  return {{"name", p.cfg->name},
+          {"transport", std::string(config::to_string(p.cfg->transport))},
+          {"endpoint", p.address->to_string()},
+          {"tun_packets_routed", c.tun_packets_routed},
+          {"send_refused", c.send_refused},
+          {"datagrams_in", c.datagrams_in},
+          {"datagrams_out", c.datagrams_out},
+          {"core", core}};
+}
+
+// Formats a number without a trailing ".0" for whole values.
+std::string number(const json& v) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (d == static_cast<double>(static_cast<long long>(d))) return std::to_string(static_cast<long long>(d));
+    return fmt::format("{:.4g}", d);
+  }
+  return v.dump();
+}
+
+}  // namespace
+
+std::string render_status_json(const StatusInput& in) {
+  json doc = {{"gateway", in.cfg.name},
+              {"version", kVersion},
+              {"uptime_s", std::chrono::duration<double>(in.uptime).count()},
+              {"counters", gateway_counters(in.counters)}};
+  if (in.tun) doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()}};
+  doc["peers"] = json::array();
+  for (const auto& p : in.peers) doc["peers"].push_back(peer_status(p));
+  return doc.dump();
+}
+
+std::string render_status_table(const std::string& json_text) {
+  const json doc = json::parse(json_text);
+  std::string out = fmt::format("gateway {} (ncgw {}), up {:.0f} s\n", doc.at("gateway").get<std::string>(),
+                                doc.at("version").get<std::string>(), doc.at("uptime_s").get<double>());
+  if (doc.contains("tun")) {
+    out += fmt::format("tun {} mtu {}\n", doc["tun"].at("name").get<std::string>(), number(doc["tun"].at("mtu")));
+  }
+  out += "\ninterface counters\n";
+  for (const auto& [k, v] : doc.at("counters").items()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
+  for (const auto& p : doc.at("peers")) {
+    out += fmt::format("\npeer {} via {} at {}\n", p.at("name").get<std::string>(),
+                       p.at("transport").get<std::string>(), p.at("endpoint").get<std::string>());
+    for (const auto& [k, v] : p.items()) {
+      if (v.is_number()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
+    }
+    for (const auto& [k, v] : p.at("core").items()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
+  }
+  return out;
+}
+
+}  // namespace ncgw::gateway

@@ -1,0 +1,75 @@
+#include "gateway/tun_device.h"
+
+#include <fcntl.h>
+#include <net/if.h>
+#include <linux/if_tun.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "gateway/netlink.h"
+
+namespace ncgw::gateway {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::system_error(errno, std::generic_category(), what);
+}
+
+}  // namespace
+
+TunDevice::TunDevice(const config::TunConfig& cfg, std::uint32_t mtu)
+    : name_(cfg.name), mtu_(mtu), on_exit_(cfg.on_exit) {
+  created_ = if_nametoindex(cfg.name.c_str()) == 0;
+  fd_ = ::open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd_ < 0) fail("open /dev/net/tun");
+  ifreq ifr{};
+  ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+  std::strncpy(ifr.ifr_name, cfg.name.c_str(), IFNAMSIZ - 1);
+  if (::ioctl(fd_, TUNSETIFF, &ifr) < 0) {
+    const int err = errno;
+    ::close(fd_);
+    errno = err;
+    fail("TUNSETIFF " + cfg.name + (created_ ? " (create)" : " (attach)"));
+  }
+  name_ = ifr.ifr_name;
+  if (cfg.on_exit == config::TunOnExit::keep && ::ioctl(fd_, TUNSETPERSIST, 1) < 0) {
+    fail("TUNSETPERSIST " + name_);
+  }
+  ifindex_ = static_cast<int>(if_nametoindex(name_.c_str()));
+  Netlink nl;
+  for (const auto& a : cfg.addresses) nl.add_address(ifindex_, a);
+  nl.set_link_up(ifindex_, mtu_);
+}
+
+TunDevice::~TunDevice() {
+  try {
+    close();
+  } catch (...) {
+    // Destructors do not throw; close() already logged nothing, the fd is released below.
+  }
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void TunDevice::add_route(const config::Prefix& prefix) {
+  Netlink().add_route(ifindex_, prefix);
+  routes_.push_back(prefix);
+}
+
+void TunDevice::close() {
+  if (fd_ < 0) return;
+  Netlink nl;
+  for (const auto& r : routes_) nl.delete_route(ifindex_, r);
+  routes_.clear();
+  if (on_exit_ == config::TunOnExit::remove && !created_) {
+    ::ioctl(fd_, TUNSETPERSIST, 0);  // an attached persistent device goes away with us
+  }
+  ::close(fd_);
+  fd_ = -1;
+}
+
+}  // namespace ncgw::gateway

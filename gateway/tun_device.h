@@ -1,0 +1,43 @@
+// The Linux TUN device: create or attach (IFF_TUN | IFF_NO_PI), configure through netlink,
+// and hand the non-blocking file descriptor to the event loop.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/config.h"
+
+namespace ncgw::gateway {
+
+// An open TUN device with its addresses and kernel routes installed; undone by close().
+class TunDevice {
+ public:
+  // Opens /dev/net/tun and creates or attaches `cfg.name`; sets MTU, addresses, link up.
+  // Throws std::system_error naming the step that failed.
+  TunDevice(const config::TunConfig& cfg, std::uint32_t mtu);
+  ~TunDevice();
+  TunDevice(const TunDevice&) = delete;
+  TunDevice& operator=(const TunDevice&) = delete;
+
+  // Installs a kernel route for `prefix` through this device (removed by close()).
+  void add_route(const config::Prefix& prefix);
+  // Removes the installed routes; removes the device unless on_exit is keep; closes the fd.
+  void close();
+
+  int fd() const { return fd_; }                 // non-blocking descriptor for read/write
+  int ifindex() const { return ifindex_; }
+  const std::string& name() const { return name_; }
+  std::uint32_t mtu() const { return mtu_; }
+  bool created() const { return created_; }      // false when an existing device was attached
+
+ private:
+  int fd_ = -1;
+  int ifindex_ = 0;
+  std::string name_;
+  std::uint32_t mtu_;
+  bool created_ = false;
+  config::TunOnExit on_exit_;
+  std::vector<config::Prefix> routes_;
+};
+
+}  // namespace ncgw::gateway
