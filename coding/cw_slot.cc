@@ -12,8 +12,8 @@
 
 namespace ncgw::coding {
 
-CwSlot::CwSlot(std::size_t max_n, std::size_t stride, std::uint8_t* storage, const GfKernels* gf)
-    : max_n_(max_n), stride_(stride), storage_(storage), gf_(gf) {}
+CwSlot::CwSlot(std::size_t stride, std::uint8_t* storage, const GfKernels* gf)
+    : stride_(stride), storage_(storage), gf_(gf) {}
 
 void CwSlot::reset(std::uint64_t id) {
   cw_id = id;
@@ -142,6 +142,12 @@ void CwSlot::back_substitute(unsigned p) {
     nz_[q] = nonzero_mask(coef_[q]);
     row_mad(static_cast<unsigned>(q), p, f);
   }
+}
+
+std::uint64_t CwSlot::columns_used() const {
+  std::uint64_t used = 0;
+  for (std::uint64_t m = pivots_; m != 0; m &= m - 1) used |= nz_[std::countr_zero(m)];
+  return used;
 }
 
 bool CwSlot::decoded(unsigned col) const {

@@ -20,8 +20,9 @@ class CwSlot {
 
   // An unusable placeholder (no storage); only its bookkeeping fields may be read.
   CwSlot() = default;
-  // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed).
-  CwSlot(std::size_t max_n, std::size_t stride, std::uint8_t* storage, const GfKernels* gf);
+  // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed); the owner
+  // guarantees every combination it passes has width <= max_n.
+  CwSlot(std::size_t stride, std::uint8_t* storage, const GfKernels* gf);
 
   // Empties the slot for CW `cw_id` (row buffers are cleaned lazily, as they are reused).
   void reset(std::uint64_t cw_id);
@@ -35,6 +36,8 @@ class CwSlot {
   std::span<const std::uint8_t> row(unsigned col) const;
   // Columns holding a row (bit i = column i).
   std::uint64_t pivots() const { return pivots_; }
+  // Columns on which any held row has a non-zero coefficient.
+  std::uint64_t columns_used() const;
   // Source indexes received systematically.
   std::uint64_t sources_seen() const { return sources_seen_; }
 
@@ -55,7 +58,7 @@ class CwSlot {
   void row_mad(unsigned dest, unsigned src, std::uint8_t f);
   void back_substitute(unsigned p);
 
-  std::size_t max_n_ = 0, stride_ = 0;
+  std::size_t stride_ = 0;
   std::uint8_t* storage_ = nullptr;
   const GfKernels* gf_ = nullptr;
   std::uint64_t pivots_ = 0, sources_seen_ = 0;

@@ -18,6 +18,7 @@ namespace ncgw::coding {
 // Sizes and identity of a receiver's coding stream (must match the sender's EncoderConfig).
 struct DecoderConfig {
   std::size_t max_open = 16;            // CW slots: combinations for CWs further ahead are refused
+                                        // (use at least the sender's EncoderConfig::max_open)
   std::size_t max_n = kMaxWindow;       // largest n accepted (<= kMaxWindow)
   std::size_t max_packet = kMaxPacket;  // largest source accepted (<= kMaxPacket)
   Backend backend = Backend::kIsal;     // vector kernels

@@ -21,7 +21,7 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
   storage_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * stride_);
   slots_.reserve(cfg_.max_open);
   for (std::size_t i = 0; i < cfg_.max_open; ++i)
-    slots_.emplace_back(cfg_.max_n, stride_, storage_.data() + i * cfg_.max_n * stride_,
+    slots_.emplace_back(stride_, storage_.data() + i * cfg_.max_n * stride_,
                         &kernels(cfg_.backend));
 }
 
@@ -53,19 +53,25 @@ bool DecoderImpl::payload_ok(const CodingHeader& h, std::size_t size) const {
   return size <= kLengthPrefix + cfg_.max_packet;
 }
 
+// True if every row and source a slot holds lies below column n.
+static bool fits(const CwSlot& s, std::uint64_t n) {
+  return n >= 64 || ((s.columns_used() | s.sources_seen()) >> n) == 0;
+}
+
 bool DecoderImpl::consistent(const CwSlot& s, const CodingHeader& h) const {
   const std::optional<std::uint64_t> base = known_base(h.cw_id);
   if (base && *base != h.base) return false;
   if (s.n_final && (h.width > s.width || (h.closed && h.width != s.width))) return false;
   if (h.closed && !s.n_final) {
     if (h.width < s.width) return false;
-    if (h.width < 64 && ((s.pivots() | s.sources_seen()) >> h.width) != 0) return false;
+    if (!fits(s, h.width)) return false;
   }
   const CwSlot* next = live_slot(h.cw_id + 1);
   if (next != nullptr && next->base_known) {
     if (next->base < h.base) return false;
     const std::uint64_t n = next->base - h.base;
     if (n == 0 || n > cfg_.max_n || h.width > n || (h.closed && h.width != n)) return false;
+    if (!fits(s, n)) return false;
   }
   if (h.cw_id > oldest_) {  // the previous CW's n follows from this base
     const CwSlot* prev = live_slot(h.cw_id - 1);
@@ -73,7 +79,7 @@ bool DecoderImpl::consistent(const CwSlot& s, const CodingHeader& h) const {
     if (prev_base && !(prev != nullptr && prev->n_final)) {
       if (h.base < *prev_base) return false;
       const std::uint64_t n = h.base - *prev_base;
-      if (n == 0 || n > cfg_.max_n || (prev != nullptr && n < prev->width)) return false;
+      if (n == 0 || n > cfg_.max_n || (prev != nullptr && (n < prev->width || !fits(*prev, n)))) return false;
     }
   }
   return true;

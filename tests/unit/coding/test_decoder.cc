@@ -162,6 +162,28 @@ TEST(Decoder, RejectsInconsistentCombinations) {
   EXPECT_EQ(t.dec.seen(), 3U);
 }
 
+TEST(Decoder, ClosedWidthBelowAHeldRowIsMalformed) {
+  Pair t;
+  CwEncoder* cw = t.enc.open(5, 0);
+  for (int i = 0; i < 4; ++i) cw->add_source(random_packet(t.rng, 2000));
+  const std::vector<std::uint8_t> coefs = {1, 0, 0, 5};  // spans column 3
+  EXPECT_EQ(t.send(cw->explicit_combination(coefs)), FeedResult::kInnovative);
+  CodingHeader h = cw->repair(0).header;
+  h.width = 3;
+  h.closed = true;
+  const std::vector<std::uint8_t> pl(100, 7);
+  EXPECT_EQ(t.dec.feed(h, pl), FeedResult::kMalformed);  // n = 3 would strand the held row
+  CodingHeader next;  // nor may the next CW's base imply n = 3
+  next.cw_id = 1;
+  next.base = 3;
+  next.width = 1;
+  EXPECT_EQ(t.dec.feed(next, pl), FeedResult::kMalformed);
+  next.base = 4;
+  EXPECT_EQ(t.dec.feed(next, pl), FeedResult::kInnovative);
+  EXPECT_TRUE(t.dec.status(0)->n_final);
+  EXPECT_EQ(t.dec.status(0)->n, 4U);
+}
+
 TEST(Decoder, EarlyCloseLearntFromNextCwBase) {
   Pair t;
   std::vector<std::vector<std::uint8_t>> p, got;
