@@ -38,6 +38,12 @@ bool AckRanges::insert(std::uint64_t tx) {
   return true;
 }
 
+bool AckRanges::contains(std::uint64_t tx) const {
+  for (std::size_t i = 0; i < count_; ++i)
+    if (tx >= ranges_[i].smallest && tx <= ranges_[i].largest) return true;
+  return false;
+}
+
 void AckRanges::fill(AckFrame& a) const {
   a.range_count = static_cast<std::uint8_t>(count_);
   for (std::size_t i = 0; i < count_; ++i) a.ranges[i] = ranges_[i];

@@ -14,6 +14,8 @@ class AckRanges {
  public:
   // Records `tx`; returns false if it was already recorded (a duplicate datagram).
   bool insert(std::uint64_t tx);
+  // Whether `tx` is recorded.
+  bool contains(std::uint64_t tx) const;
   // Copies the ranges into an ACK frame (ranges, range_count, largest).
   void fill(AckFrame& a) const;
   // Forgets everything (new session).

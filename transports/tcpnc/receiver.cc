@@ -38,8 +38,7 @@ void Receiver::on_data(const DataHeader& d, std::span<const std::uint8_t> coded,
   if (!decoder_) return;
   ++ctr_.combinations_received;
   ack_pending_ = true;  // every combination is acknowledged, duplicates included
-  if (!ranges_.insert(d.tx)) { ++ctr_.duplicate_tx; return; }
-  if (ranges_.largest() == d.tx) { largest_ts_ = d.timestamp_us; largest_arrival_ = now; }
+  if (ranges_.contains(d.tx)) { ++ctr_.duplicate_tx; return; }
   const auto parsed = coding::parse_combination(coded);
   if (!parsed) { ++ctr_.malformed; return; }
   const std::uint64_t id = coding::unwrap32(decoder_->oldest_cw(), static_cast<std::uint32_t>(parsed->header.cw_id));
@@ -48,9 +47,12 @@ void Receiver::on_data(const DataHeader& d, std::span<const std::uint8_t> coded,
     case coding::FeedResult::kDependent: ++ctr_.dependent; break;
     case coding::FeedResult::kDuplicate: ++ctr_.duplicate; break;
     case coding::FeedResult::kStale: ++ctr_.stale; break;
+    // Not taken in: left out of the ACK ranges, so the sender counts it lost and repairs it.
     case coding::FeedResult::kOutOfWindow: ++ctr_.out_of_window; return;
     case coding::FeedResult::kMalformed: ++ctr_.malformed; return;
   }
+  ranges_.insert(d.tx);
+  if (ranges_.largest() == d.tx) { largest_ts_ = d.timestamp_us; largest_arrival_ = now; }
   if (!any_cw_ || id > highest_cw_) { highest_cw_ = id; any_cw_ = true; }
 }
 

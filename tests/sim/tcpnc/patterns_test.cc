@@ -180,5 +180,19 @@ TEST(TcpncPatterns, RedundancyFallsWhenLossStops) {
   EXPECT_EQ(sim->ep(Side::b).sink.errors(), 0u);
 }
 
+TEST(TcpncPatterns, BothDirectionsCarryBulkIndependently) {
+  Scenario sc;
+  sc.data_loss = [](Simulation& sim, sim::Link& l) { l.add<sim::BernoulliLoss>(0.05, sim.seed_for(71)); };
+  auto sim = build(sc, 6009, kPackets);
+  sim->link_from(Side::b).add<sim::BernoulliLoss>(0.05, sim->seed_for(72));
+  sim->set_source(Side::b, std::make_unique<sim::BulkSource>(800, 7, kPackets));
+  const sim::Sink& at_a = sim->ep(Side::a).sink;
+  const sim::Sink& at_b = sim->ep(Side::b).sink;
+  EXPECT_TRUE(sim->run_until([&] { return at_a.packets() >= kPackets && at_b.packets() >= kPackets; }, sim->now() + 30s));
+  EXPECT_EQ(at_a.packets(), kPackets);
+  EXPECT_EQ(at_b.packets(), kPackets);
+  EXPECT_EQ(at_a.errors() + at_b.errors(), 0u) << at_a.first_error() << at_b.first_error();
+}
+
 }  // namespace
 }  // namespace ncgw::tcpnc::simtest
