@@ -11,7 +11,7 @@ NS_PREFIX="ng$$"
 WORK=$(mktemp -d)
 source "$HERE/lib/netns.sh"
 source "$HERE/lib/two_gateways.sh"
-trap 'ns_cleanup; rm -rf "$WORK"' EXIT
+trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
 
 build_two_gateway_topology
 start_gateway gw1

@@ -1,0 +1,64 @@
+// The plain header codec: exact bytes, round trip, and every rejection reason.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "transports/plain/header.h"
+
+namespace ncgw::plain {
+namespace {
+
+std::vector<std::uint8_t> datagram(PacketType type, std::uint32_t session, std::size_t payload) {
+  std::vector<std::uint8_t> d(kHeaderSize + payload, 0xAB);
+  encode_header({type, 0, 0, session}, d);
+  return d;
+}
+
+TEST(PlainHeader, EncodesExactBytes) {
+  auto d = datagram(PacketType::data, 0x01020304, 0);
+  const std::vector<std::uint8_t> expect{0x4E, 0x47, 1, 1, 0, 0, 0, 0, 1, 2, 3, 4};
+  EXPECT_EQ(d, expect);
+}
+
+TEST(PlainHeader, RoundTripsDataAndKeepalive) {
+  auto d = datagram(PacketType::data, 77, 100);
+  Decoded r = decode_datagram(d);
+  ASSERT_EQ(r.error, DecodeError::none);
+  EXPECT_EQ(r.header.type, PacketType::data);
+  EXPECT_EQ(r.header.session_id, 77u);
+  EXPECT_EQ(r.payload.size(), 100u);
+  EXPECT_EQ(r.payload.data(), d.data() + kHeaderSize);
+
+  auto k = datagram(PacketType::keepalive, 9, 0);
+  r = decode_datagram(k);
+  ASSERT_EQ(r.error, DecodeError::none);
+  EXPECT_EQ(r.header.type, PacketType::keepalive);
+}
+
+TEST(PlainHeader, RejectsEachMalformation) {
+  auto good = datagram(PacketType::data, 5, 20);
+  EXPECT_EQ(decode_datagram(std::span(good).first(kHeaderSize - 1)).error, DecodeError::too_short);
+  EXPECT_EQ(decode_datagram({}).error, DecodeError::too_short);
+  auto bad = good;
+  bad[0] = 0x45;  // an IPv4 packet is not ours
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_magic);
+  bad = good; bad[2] = 2;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_version);
+  bad = good; bad[3] = 0;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_type);
+  bad = good; bad[3] = 3;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_type);
+  bad = good; bad[4] = kFlagAuthenticated;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
+  bad = good; bad[5] = 16;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
+  bad = good; bad[7] = 1;
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
+  auto empty_data = datagram(PacketType::data, 5, 0);
+  EXPECT_EQ(decode_datagram(empty_data).error, DecodeError::bad_length);
+  auto fat_keepalive = datagram(PacketType::keepalive, 5, 1);
+  EXPECT_EQ(decode_datagram(fat_keepalive).error, DecodeError::bad_length);
+}
+
+}  // namespace
+}  // namespace ncgw::plain
