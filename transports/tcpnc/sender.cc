@@ -10,13 +10,17 @@ namespace ncgw::tcpnc {
 namespace {
 
 constexpr std::size_t kTxRingSize = 16384;  // transmission records kept (>> CWND_max)
+// RTO ceiling: a tunnel keeps probing a lossy link every few seconds at most (RFC 6298 allows a
+// ceiling of 60 s; a silent tunnel for that long would look dead to the peer and the end hosts).
+constexpr Duration kRtoMax = std::chrono::seconds(4);
 
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
     : s_(s), max_packet_(max_packet), max_open_(coding_windows(s)), rng_(seed),
       queue_(effective_sending_buffer(s), max_packet), txs_(kTxRingSize), cws_(max_open_),
-      rtt_(std::chrono::milliseconds(s.rto_min_ms), std::chrono::seconds(60), std::chrono::seconds(1)),
+      rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
+           std::chrono::seconds(1)),
       cc_(s.congestion_control == CcAlgorithm::kCubic ? CcAlgorithm::kCubic : CcAlgorithm::kNewReno,
           s.initial_cwnd_packets, s.cwnd_max_packets),
       sending_buffer_(effective_sending_buffer(s)) {
@@ -65,6 +69,7 @@ void Sender::drop_all() {
   holes_count_ = 0;
   any_acked_ = false;
   in_flight_ = 0;
+  pto_count_ = probes_due_ = 0;
   loss_time_.reset();
 }
 
@@ -108,6 +113,7 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
   if (r.in_flight) declare_lost(r);  // ring wrapped onto an unresolved record (never in practice)
   r = TxRecord{next_tx_, now, cw_id, planned, true, false, false};
   if (in_flight_ == 0) { rto_base_ = now; oldest_in_flight_ = next_tx_; }
+  last_sent_ = now;
   ++in_flight_;
   ++next_tx_;
   CwState& c = cw(cw_id);
@@ -158,10 +164,30 @@ void Sender::flush(TimePoint) {
   if (!e->closed()) e->close();
 }
 
+std::size_t Sender::send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
+  ++ctr_.probes;
+  const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
+  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {
+    coding::CwEncoder* e = enc_->find(id);
+    if (e && e->count() > 0 && cw(id).id == id && missing(cw(id), *e) > 0) return send_repair(out, h, *e, false, now);
+  }
+  if (!queue_.empty())
+    if (const std::size_t n = send_source(out, h, now)) return n;
+  for (std::uint64_t id = enc_->next_id(); id-- > first;) {
+    coding::CwEncoder* e = enc_->find(id);
+    if (e && e->count() > 0 && cw(id).id == id && cw(id).in_flight > 0) return send_repair(out, h, *e, false, now);
+  }
+  return 0;
+}
+
 std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   if (!active_ || !enc_) return std::nullopt;
   maybe_adapt(now);
   if (flush_due(now)) flush(now);
+  if (probes_due_ > 0) {
+    --probes_due_;
+    if (const std::size_t n = send_probe(out, h, now)) return n;
+  }
   if (in_flight_ >= std::max(1.0, std::floor(cc_.cwnd()))) return std::nullopt;
   const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
   for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // coded retransmissions first

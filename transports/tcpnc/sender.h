@@ -26,7 +26,7 @@ namespace ncgw::tcpnc {
 struct SenderCounters {
   std::uint64_t combinations_sent = 0, sources_sent = 0, repairs_sent = 0, retransmissions = 0;
   std::uint64_t acked = 0, declared_lost = 0, entrance_drops = 0, accepted = 0;
-  std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0;
+  std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0, probes = 0;
 };
 
 // One direction's sender. Inactive (send() answers not_connected) until start().
@@ -110,6 +110,11 @@ class Sender {
   void apply_cw_info(const AckFrame& a);
   void check_congestion(TimePoint now);
   void on_rto(TimePoint now);
+  // Probe timeout (RFC 9002 PTO): when due, up to two probes go out regardless of cwnd.
+  TimePoint pto_deadline() const;
+  // Writes one probe: a new combination for the oldest CW still missing DoF, else a new source,
+  // else a repair of the newest CW in flight.
+  std::size_t send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   Duration loss_delay() const;
   void advance_oldest();
   // Marks what an ACK covers; returns whether anything in flight was newly acknowledged.
@@ -151,7 +156,9 @@ class Sender {
   std::size_t holes_count_ = 0;
   bool any_acked_ = false;
   std::uint32_t in_flight_ = 0;
-  TimePoint rto_base_{}, last_add_{}, next_adapt_{};
+  TimePoint rto_base_{}, last_add_{}, next_adapt_{}, last_sent_{};
+  unsigned pto_count_ = 0;   // consecutive probe timeouts (backoff exponent)
+  unsigned probes_due_ = 0;  // probes to send now
   std::optional<TimePoint> loss_time_;
   SenderCounters ctr_;
 };

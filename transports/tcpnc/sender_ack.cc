@@ -153,7 +153,7 @@ void Sender::on_ack(const AckFrame& a, TimePoint now) {
   const bool new_data = ack_transmissions(a, now, sample);
   if (sample) rtt_.on_sample(*sample, std::chrono::microseconds(a.ack_delay_us));
   if (newest) { largest_acked_ = a.largest; any_acked_ = true; }
-  if (new_data) { rtt_.reset_backoff(); rto_base_ = now; }
+  if (new_data) { rtt_.reset_backoff(); rto_base_ = now; pto_count_ = 0; }
   if (a.seen > seen_) {
     seen_ = a.seen;
     enc_->release_through(seen_);
@@ -174,8 +174,20 @@ void Sender::on_rto(TimePoint now) {
   check_congestion(now);
 }
 
+TimePoint Sender::pto_deadline() const {
+  const Duration base = rtt_.has_sample()
+      ? rtt_.srtt() + std::max<Duration>(rtt_.rttvar() * 4, std::chrono::milliseconds(1))
+      : std::chrono::seconds(1);
+  return last_sent_ + base * (1u << std::min(pto_count_, 10u));
+}
+
 void Sender::on_timeout(TimePoint now) {
   if (!active_ || !enc_) return;
+  if (in_flight_ > 0 && probes_due_ == 0 && pto_deadline() <= now) {
+    ++pto_count_;
+    probes_due_ = 2;
+    last_sent_ = now;  // the backoff runs from here even if nothing can be probed
+  }
   if (loss_time_ && *loss_time_ <= now) {
     detect_losses(now);
     check_congestion(now);
@@ -189,6 +201,7 @@ std::optional<TimePoint> Sender::next_deadline() const {
   std::optional<TimePoint> t = loss_time_;
   auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
   if (in_flight_ > 0) take(rto_base_ + rtt_.rto());
+  if (in_flight_ > 0 && probes_due_ == 0) take(pto_deadline());
   if (flush_due(TimePoint::max())) take(last_add_ + std::chrono::microseconds(s_.flush_us));
   return t;
 }

@@ -105,6 +105,7 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("congestion_events", static_cast<double>(cc_.events()));
   add("congestion_cws", static_cast<double>(ctr_.congestion_cws));
   add("rto_count", static_cast<double>(ctr_.rto_count));
+  add("probes", static_cast<double>(ctr_.probes));
   add("adaptations", static_cast<double>(ctr_.adaptations));
   add("session_drops", static_cast<double>(ctr_.session_drops));
 }

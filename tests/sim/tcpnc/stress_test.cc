@@ -1,0 +1,60 @@
+// Randomised harsh conditions over many seeds (each printed): bursty loss on both directions,
+// reordering, duplication, varying packet sizes and a small CWND_max. Whatever happens, every
+// packet must arrive exactly once and in order, within a generous virtual-time limit.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "tests/sim/tcpnc/harness.h"
+
+namespace ncgw::tcpnc::simtest {
+namespace {
+
+TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
+  constexpr std::uint64_t kPackets = 1500;
+  // NCGW_STRESS_SEEDS=N runs N seeds instead of 16 (for soak runs outside ctest).
+  const char* env = std::getenv("NCGW_STRESS_SEEDS");
+  const std::uint64_t seeds = env ? std::strtoull(env, nullptr, 10) : 16;
+  for (std::uint64_t seed = 9000; seed < 9000 + seeds; ++seed) {
+    transport::Rng pick(seed);
+    Scenario sc;
+    sc.settings.cwnd_max_packets = 8 + static_cast<std::uint32_t>(pick.below(120));
+    sc.settings.n_min = 1 + static_cast<std::uint32_t>(pick.below(4));
+    sc.settings.n_max = sc.settings.n_min + static_cast<std::uint32_t>(pick.below(60));
+    sc.settings.k_max = 1 + static_cast<std::uint32_t>(pick.below(24));
+    if (pick.bernoulli(0.5)) sc.settings.congestion_control = CcAlgorithm::kCubic;
+    sc.packet_bytes = 40 + pick.below(1300);
+    sc.settings.dead_peer_ms = 60000;  // sessions must survive: resets are tested elsewhere
+    const double e = 0.25 * pick.uniform(), burst = 1.0 + 4.0 * pick.uniform();
+    const double ack_loss = 0.2 * pick.uniform(), reorder = 0.1 * pick.uniform(), dup = 0.05 * pick.uniform();
+    sc.data_loss = [=](Simulation& sim, sim::Link& l) {
+      l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(81)));
+      l.add<sim::Reorder>(reorder, 3ms, sim.seed_for(82));
+      l.set_duplication(dup, 2ms, sim.seed_for(83));
+    };
+    std::printf("[tcpnc-stress] seed=%llu cwnd_max=%u n=[%u,%u] k_max=%u size=%zu e=%.3f burst=%.2f ack_loss=%.3f "
+                "reorder=%.3f dup=%.3f\n",
+                (unsigned long long)seed, sc.settings.cwnd_max_packets, sc.settings.n_min, sc.settings.n_max,
+                sc.settings.k_max, sc.packet_bytes, e, burst, ack_loss, reorder, dup);
+    auto sim = build(sc, seed, kPackets);
+    sim->link_from(Side::b).add<sim::BernoulliLoss>(ack_loss, sim->seed_for(84));
+    const sim::Sink& sink = sim->ep(Side::b).sink;
+    EXPECT_TRUE(sim->run_until([&] { return sink.packets() >= kPackets; }, sim->now() + 120s))
+        << "seed " << seed << ": delivered " << sink.packets();
+    EXPECT_EQ(sink.packets(), kPackets) << "seed " << seed;
+    EXPECT_EQ(sink.errors(), 0u) << "seed " << seed << ": " << sink.first_error();
+    for (Side s : {Side::a, Side::b}) {
+      EXPECT_EQ(stat(*sim->ep(s).core, "session_resets"), 0.0) << "seed " << seed;
+      EXPECT_EQ(stat(*sim->ep(s).core, "peer_restarts"), 0.0) << "seed " << seed;
+    }
+    if (sink.errors() != 0 || sink.packets() != kPackets) {  // dump both cores for the log
+      for (Side s : {Side::a, Side::b})
+        for (const auto& st : sim->ep(s).core->stats())
+          std::printf("  %s %s = %g\n", s == Side::a ? "A" : "B", st.name.c_str(), st.value);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc::simtest
