@@ -82,8 +82,10 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
         if run["variant"] == "tunnel":
             cfgs = gateways.configs(topo, transport, body.get("gateway") or {}, sock_dir)
             gws = gateways.start(ns, tl["ncgw"], cfgs, run_dir)
-        traffic = Traffic(ns, topo, body["flows"], run_dir, body.get("duration") or 10, label)
+        traffic = Traffic(ns, topo, body["flows"], run_dir, body.get("duration") or 10, label,
+                          body.get("events"))
         traffic.run()
+        result["events"] = traffic.applied
         result["flows"] = traffic.results()
         result["linkem"] = topo.linkem_stats()
         result["gateways"] = {g: gateways.status(tl["ncgw"], s["socket"]) for g, s in gws.items()}

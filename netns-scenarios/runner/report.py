@@ -88,10 +88,10 @@ def plots(doc, out_dir):
             vr = [r for r in rows if r["variant"] == variant]
             xs = [_x(r["sweep_value"], i) for i, r in enumerate(vr)]
             style = "-o" if variant == "e2e" else "--s"
-            for n in vr[0]["flows"]:
+            for j, n in enumerate(vr[0]["flows"]):
                 ax1.errorbar(xs, [r["flows"][n]["goodput_mbps"] for r in vr],
                              yerr=[r["flows"][n]["goodput_sd"] for r in vr], fmt=style, capsize=3,
-                             label=f"{n} {_variant_label(doc, variant)}")
+                             color=f"C{j}", label=f"{n} {_variant_label(doc, variant)}")
             ax2.errorbar(xs, [r["total_goodput_mbps"] for r in vr],
                          yerr=[r["total_goodput_mbps_sd"] for r in vr], fmt=style, capsize=3,
                          label=_variant_label(doc, variant))

@@ -53,6 +53,10 @@ def validate(sc):
     for v in sc.get("variants", ["e2e"]):
         _require(v in VARIANTS, f"variants: '{v}' is not e2e or tunnel")
     _require(sc.get("transport", "plain") in TRANSPORTS, "transport: plain, tcpnc or udt")
+    link_names = {l.get("name", f"{l['a']}-{l['b']}") for l in sc["links"]}
+    for i, e in enumerate(sc.get("events") or []):
+        _require(e.get("link") in link_names, f"events[{i}].link: unknown link '{e.get('link')}'")
+        _require("at" in e and "set" in e, f"events[{i}]: needs 'at' (seconds) and 'set' (settings)")
     for i, t in enumerate(sc.get("tunnels", [])):
         for end in ("a", "b"):
             _require(nodes.get(t.get(end), {}).get("type") == "gateway",
@@ -101,7 +105,7 @@ def expand(sc, overrides):
             params[sweep["parameter"]] = value
         params["variant"] = variant
         body = {k: substitute(copy.deepcopy(sc.get(k)), params)
-                for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration")}
+                for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration", "events")}
         runs.append({"case": case, "variant": variant, "sweep_value": value, "rep": rep,
                      "seed": base_seed + rep, "params": params, "body": body})
     return runs

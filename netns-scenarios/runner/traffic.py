@@ -6,6 +6,8 @@ import statistics
 import sys
 import time
 
+from . import linkem_ctl
+
 _PING_TIME = re.compile(r"icmp_seq=(\d+) .*time=([\d.]+) ms")
 
 
@@ -29,9 +31,12 @@ def _iperf_client_args(f, addr, port):
 class Traffic:
     """Starts, watches and collects every flow of one run."""
 
-    def __init__(self, ns, topo, flows, run_dir, default_duration, label):
-        """`flows` are the scenario's flow dicts; `label` prefixes progress lines."""
+    def __init__(self, ns, topo, flows, run_dir, default_duration, label, events=None):
+        """`flows` are the scenario's flow dicts; `events` change link settings at times after
+        the traffic starts ({at, link, target, set}); `label` prefixes progress lines."""
         self.ns, self.topo, self.run_dir, self.label = ns, topo, run_dir, label
+        self.events = sorted(events or [], key=lambda e: float(e["at"]))
+        self.applied = []
         self.flows = []
         for i, f in enumerate(flows):
             f = dict(f)
@@ -80,6 +85,8 @@ class Traffic:
             t = time.time() - t0
             while pending and float(pending[0]["start"]) <= t:
                 self._start_flow(pending.pop(0))
+            while self.events and float(self.events[0]["at"]) <= t:
+                self._apply_event(self.events.pop(0), t)
             clients = [p for k, p in self.procs.items() if not k.endswith(":server")]
             if not pending and all(p.poll() is not None for p in clients):
                 break
@@ -94,6 +101,14 @@ class Traffic:
         sys.stderr.write(f"\r{self.label}: done in {time.time() - t0:.1f}s{' ' * 10}\n")
         for k, p in self.procs.items():
             self.ns.stop(p, grace=3.0)
+
+    def _apply_event(self, e, t):
+        """Changes a running linkem's settings (time-varying links)."""
+        le = self.topo.linkems[e["link"]]
+        linkem_ctl.set_direction(le["sock"], e.get("target", "both"), e["set"])
+        self.applied.append({"at": round(t, 3), "link": e["link"], "target": e.get("target", "both"),
+                             "set": e["set"]})
+        sys.stderr.write(f"\n{self.label}: t={t:.1f}s {e['link']} {e.get('target', 'both')}: {e['set']}\n")
 
     def results(self):
         """Per-flow results parsed from iperf3 JSON and ping output."""
