@@ -56,5 +56,39 @@ TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
   }
 }
 
+TEST(TcpncStress, RandomRestartsNeverDuplicateOrReorder) {
+  const char* env = std::getenv("NCGW_STRESS_SEEDS");
+  const std::uint64_t seeds = env ? std::strtoull(env, nullptr, 10) : 8;
+  for (std::uint64_t seed = 9500; seed < 9500 + seeds; ++seed) {
+    std::printf("[tcpnc-restart-stress] seed=%llu\n", (unsigned long long)seed);
+    transport::Rng pick(seed);
+    Scenario sc;
+    sc.settings.dead_peer_ms = 2000;
+    sc.data_loss = [](Simulation& sim, sim::Link& l) { l.add<sim::BernoulliLoss>(0.05, sim.seed_for(91)); };
+    auto sim = build(sc, seed);
+    sim::Sink& sink = sim->ep(Side::b).sink;
+    sink.set_allow_gaps(true);  // a restart loses what the dead side held; never duplicates
+    std::uint32_t stream = 1;
+    for (int round = 0; round < 6; ++round) {
+      sim->run_for(std::chrono::milliseconds(100 + pick.below(2000)));
+      const auto what = pick.below(3);
+      if (what == 0) {  // sender gateway restarts, its end hosts start a new stream
+        sim->set_core(Side::a, std::make_unique<TcpncCore>(sc.settings, sim->seed_for(1000 + round)));
+        sim->set_source(Side::a, std::make_unique<sim::BulkSource>(sc.packet_bytes, ++stream, 0));
+      } else if (what == 1) {  // receiver gateway restarts
+        sim->set_core(Side::b, std::make_unique<TcpncCore>(sc.settings, sim->seed_for(2000 + round)));
+      } else {  // receiver hangs for a while (maybe past dead-peer detection)
+        sim->set_up(Side::b, false);
+        sim->run_for(std::chrono::milliseconds(pick.below(4000)));
+        sim->set_up(Side::b, true);
+      }
+      const auto before = sink.packets();
+      EXPECT_TRUE(sim->run_until([&] { return sink.packets() > before + 500; }, sim->now() + 10s))
+          << "seed " << seed << " round " << round << ": no recovery";
+    }
+    EXPECT_EQ(sink.errors(), 0u) << "seed " << seed << ": " << sink.first_error();
+  }
+}
+
 }  // namespace
 }  // namespace ncgw::tcpnc::simtest
