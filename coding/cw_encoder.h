@@ -56,8 +56,9 @@ class CwEncoder {
   // Closes the CW now (traffic paused): n becomes count(). Requires count() >= 1.
   void close();
 
-  // Changes the plan in flight: planned n (>= count(), <= max_n; == count() closes the CW) and
-  // planned k (new accumulators catch up on the sources already added). Applies to this CW.
+  // Changes the plan in flight: planned n (>= count(), <= max_n; == count() closes the CW;
+  // ignored once closed) and planned k (new accumulators, up to max_accumulated, catch up on the
+  // sources already added; lowering k keeps the accumulators already built). Applies to this CW.
   void set_plan(unsigned planned_n, unsigned planned_k);
 
   // Repair number `repair_no` (seeded with repair_seed(salt, cw_id, repair_no)) over the sources
