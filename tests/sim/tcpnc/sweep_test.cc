@@ -6,15 +6,25 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "tests/sim/tcpnc/harness.h"
 
 namespace ncgw::tcpnc::simtest {
 namespace {
 
+// NCGW_SWEEP_DEFAULTS=1 sweeps with the configuration defaults (n_max 32, k_max 16) instead of
+// the sim-test settings (n_max 64, k_max 24).
+void apply_sweep_settings(Scenario& sc) {
+  if (std::getenv("NCGW_SWEEP_DEFAULTS") == nullptr) return;
+  sc.settings.n_max = 32;
+  sc.settings.k_max = 16;
+}
+
 TEST(TcpncSweep, DISABLED_LossSweep) {
   constexpr int kSeeds = 8;
   Scenario clean;
+  apply_sweep_settings(clean);
   double reference = 0;
   for (int s = 0; s < kSeeds; ++s) reference += run_bulk(*build(clean, 100 + s), 3s, 20s).goodput_bps / kSeeds;
   std::printf("loss-free goodput (mean of %d seeds): %.3f Mbit/s\n\n", kSeeds, reference / 1e6);
@@ -26,6 +36,7 @@ TEST(TcpncSweep, DISABLED_LossSweep) {
       std::string nk;
       for (int s = 0; s < kSeeds; ++s) {
         Scenario sc;
+        apply_sweep_settings(sc);
         sc.data_loss = [e, burst](Simulation& sim, sim::Link& l) {
           if (burst <= 1) l.add<sim::BernoulliLoss>(e, sim.seed_for(21));
           else l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(21)));
