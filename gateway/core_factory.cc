@@ -1,9 +1,15 @@
 #include "gateway/core_factory.h"
 
+#include <spdlog/spdlog.h>
+#include <sys/random.h>
+
 #include <algorithm>
 
 #include "config/loader.h"
 #include "transports/plain/plain_core.h"
+#include "transports/tcpnc/tcpnc_core.h"
+#include "transports/udt/udt_config.h"
+#include "transports/udt/udt_tunnel_core.h"
 
 namespace ncgw::gateway {
 
@@ -23,11 +29,61 @@ std::uint32_t fnv1a(const std::string& text) {
   return h;
 }
 
+// The seed a core runs with: the configured seed mixed with the gateway's name and 64 bits from
+// the kernel, so a restarted gateway gets new session and socket ids (peers detect the restart).
+// It is logged so a run can be replayed.
+std::uint64_t run_seed(std::uint64_t configured, const std::string& local, const config::Peer& peer) {
+  std::uint64_t fresh = 0;
+  if (getrandom(&fresh, sizeof fresh, 0) != sizeof fresh) fresh = 0;
+  const std::uint64_t seed = configured ^ (std::uint64_t{fnv1a(local)} << 32) ^ fresh;
+  spdlog::info("peer {}: {} seed {} (configured {})", peer.name, config::to_string(peer.transport), seed,
+               configured);
+  return seed;
+}
+
 std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, const config::Peer& peer) {
   plain::PlainCoreSettings s;
   s.session_id = plain_session_id(gw.name, peer);
   s.max_datagram = underlay_max_datagram(gw, peer);
   return std::make_unique<plain::PlainCore>(s);
+}
+
+std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, const config::Peer& peer) {
+  const config::TcpncSettings& c = peer.tcpnc;
+  tcpnc::TcpncCoreSettings s;
+  s.congestion_control = c.congestion_control == config::CongestionControl::cubic ? tcpnc::CcAlgorithm::kCubic
+                                                                                   : tcpnc::CcAlgorithm::kNewReno;
+  s.cwnd_max_packets = c.cwnd_max_packets;
+  s.link_buffer_packets = c.link_buffer_packets;
+  s.sending_buffer_packets = c.sending_buffer_packets;
+  s.n_min = c.n_min;
+  s.n_max = c.n_max;
+  s.k_max = c.k_max;
+  s.r_max = c.r_max;
+  s.retransmission_target = c.retransmission_target;
+  s.fixed_n = c.fixed_n;
+  s.fixed_k = c.fixed_k;
+  s.rto_min_ms = c.rto_min_ms;
+  s.keepalive_ms = c.keepalive_ms;
+  s.dead_peer_ms = c.dead_peer_ms;
+  s.seed = c.seed;
+  s.max_datagram_bytes = static_cast<std::uint32_t>(underlay_max_datagram(gw, peer));
+  return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
+}
+
+std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer) {
+  const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
+  udt::PeerAddress addr;
+  std::copy(host.bytes.begin(), host.bytes.end(), addr.bytes.begin());
+  addr.v6 = host.v6;
+  addr.port = peer.endpoint_port ? peer.endpoint_port : config::default_port(peer.transport);
+  const udt::TunnelRole role = udt::tunnel_role(peer.udt, gw.name, peer.name);
+  udt::UdtTunnelSettings s = udt::tunnel_settings(peer.udt, role, addr);
+  s.seed = run_seed(peer.udt.seed, gw.name, peer);
+  // A restarted listener cannot tell the caller (UDT4 has no reset): the caller notices through
+  // silence. 3 s keeps the end hosts' TCP sessions alive across a peer restart.
+  s.conn.peer_idle_timeout_us = 3'000'000;
+  return std::make_unique<udt::UdtTunnelCore>(s);
 }
 
 }  // namespace
@@ -48,12 +104,10 @@ std::uint32_t plain_session_id(const std::string& local_name, const config::Peer
 std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer) {
   switch (peer.transport) {
     case config::TransportKind::plain: return make_plain(gw, peer);
-    case config::TransportKind::tcpnc:
-    case config::TransportKind::udt: break;
+    case config::TransportKind::tcpnc: return make_tcpnc(gw, peer);
+    case config::TransportKind::udt: return make_udt(gw, peer);
   }
-  throw TransportUnavailable("peer '" + peer.name + "': transport '" +
-                             std::string(config::to_string(peer.transport)) +
-                             "' is not available in this build yet");
+  throw TransportUnavailable("peer '" + peer.name + "': unknown transport");
 }
 
 }  // namespace ncgw::gateway

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <ctime>
 
 #include "config/loader.h"
 #include "gateway/control_server.h"
@@ -154,8 +155,24 @@ void Gateway::route_tun_packet(std::span<const std::uint8_t> packet, TimePoint t
   peer.dirty = true;
 }
 
+// The arrival time of datagram i in core time: its kernel timestamp moved from CLOCK_REALTIME onto
+// the steady clock, never later than `t`; `t` when the kernel gave none.
+static TimePoint arrival_time(const UdpPort& port, std::size_t i, TimePoint t, std::int64_t realtime_minus_core_ns) {
+  const std::int64_t ts = port.received_realtime_ns(i);
+  if (ts == 0) return t;
+  return std::min(t, transport::time_from_ns(ts - realtime_minus_core_ns));
+}
+
+// CLOCK_REALTIME minus core time, in ns, sampled now.
+static std::int64_t realtime_offset_ns(TimePoint core_now) {
+  timespec rt{};
+  clock_gettime(CLOCK_REALTIME, &rt);
+  return std::int64_t{rt.tv_sec} * 1'000'000'000 + rt.tv_nsec - transport::ns_since_epoch(core_now);
+}
+
 void Gateway::on_port_readable(UdpPort& port) {
   const TimePoint t = now();
+  const std::int64_t offset = realtime_offset_ns(t);
   for (int round = 0; round < 4; ++round) {
     const std::size_t n = port.receive_batch();
     for (std::size_t i = 0; i < n; ++i) {
@@ -167,7 +184,7 @@ void Gateway::on_port_readable(UdpPort& port) {
         continue;
       }
       ++peer->counters.datagrams_in;
-      peer->core->on_datagram(port.received(i), t);
+      peer->core->on_datagram(port.received(i), arrival_time(port, i, t, offset));
       peer->dirty = true;
     }
     if (n < kBatch) break;

@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
+#include <ctime>
 #include <system_error>
 
 namespace ncgw::gateway {
@@ -24,12 +26,26 @@ void tune_socket(int fd, bool v6) {
   if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &size, sizeof size) < 0) {
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, sizeof size);
   }
+  int on = 1;
+  setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
   int pmtu = IP_PMTUDISC_DO;
   setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &pmtu, sizeof pmtu);
   if (v6) {
     int pmtu6 = IPV6_PMTUDISC_DO;
     setsockopt(fd, IPPROTO_IPV6, IPV6_MTU_DISCOVER, &pmtu6, sizeof pmtu6);
   }
+}
+
+// The SCM_TIMESTAMPNS of a received message in ns, or 0.
+std::int64_t kernel_timestamp_ns(msghdr& h) {
+  for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c)) {
+    if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+      timespec ts{};
+      std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
+      return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+    }
+  }
+  return 0;
 }
 
 }  // namespace
@@ -55,8 +71,11 @@ UdpPort::~UdpPort() {
 std::size_t UdpPort::receive_batch() {
   std::array<mmsghdr, kBatch> msgs{};
   std::array<iovec, kBatch> iov{};
+  alignas(cmsghdr) static thread_local char control[kBatch][CMSG_SPACE(sizeof(timespec)) + 64];
   for (std::size_t i = 0; i < kBatch; ++i) {
     iov[i] = {rx_buf_[i].data(), kMaxDatagram};
+    msgs[i].msg_hdr.msg_control = control[i];
+    msgs[i].msg_hdr.msg_controllen = sizeof control[i];
     msgs[i].msg_hdr.msg_iov = &iov[i];
     msgs[i].msg_hdr.msg_iovlen = 1;
     msgs[i].msg_hdr.msg_name = &rx_from_[i].storage;
@@ -70,6 +89,7 @@ std::size_t UdpPort::receive_batch() {
   for (int i = 0; i < n; ++i) {
     rx_len_[i] = msgs[i].msg_len;
     rx_from_[i].length = msgs[i].msg_hdr.msg_namelen;
+    rx_realtime_ns_[i] = kernel_timestamp_ns(msgs[i].msg_hdr);
   }
   return static_cast<std::size_t>(n);
 }

@@ -30,6 +30,9 @@ class UdpPort {
 
   // Receives up to kBatch datagrams without blocking; returns how many (0 when none waits).
   std::size_t receive_batch();
+  // Kernel receive time of the i-th datagram (SO_TIMESTAMPNS, CLOCK_REALTIME), in ns; 0 if absent.
+  // Rate estimators (UDT's packet pairs) need per-datagram times, not one time per batch.
+  std::int64_t received_realtime_ns(std::size_t i) const { return rx_realtime_ns_[i]; }
   // The i-th received datagram and its sender.
   std::span<const std::uint8_t> received(std::size_t i) const { return {rx_buf_[i].data(), rx_len_[i]}; }
   const SocketAddress& sender(std::size_t i) const { return rx_from_[i]; }
@@ -52,6 +55,7 @@ class UdpPort {
   std::vector<std::array<std::uint8_t, kMaxDatagram>> rx_buf_, tx_buf_;
   std::array<std::size_t, kBatch> rx_len_{};
   std::array<SocketAddress, kBatch> rx_from_{};
+  std::array<std::int64_t, kBatch> rx_realtime_ns_{};
   std::array<SocketAddress, kBatch> tx_to_{};
   std::array<std::size_t, kBatch> tx_len_{};
   std::size_t tx_count_ = 0;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# netns test (issue 2): two real ncgw daemons with the plain transport between h1 and h2.
+# netns test (issues 2, 5, 6): two real ncgw daemons with transport $TRANSPORT (default plain)
+# between h1 and h2.
 # ping through the tunnel; iperf3 TCP for 10 s; a forged datagram from a non-peer address does not
 # reach h2 and is counted; killing and restarting gw2 restores the path under a running iperf3.
 # Usage: plain_tunnel.sh /path/to/ncgw
@@ -39,7 +40,8 @@ ns_bg h2 /usr/bin/python3 "$HERE/lib/udp_count.py" 10.2.0.2 9999 3
 COUNT_PID=$LAST_PID
 sleep 0.3
 nsx h1 /usr/bin/python3 "$HERE/lib/forge.py" legit 10.2.0.2 9999          # control: via the tunnel
-nsx gw1 /usr/bin/python3 "$HERE/lib/forge.py" forged 192.168.77.3 192.168.77.2 5500 10.1.0.2 10.2.0.2 9999
+case "$TRANSPORT" in plain) PORT=5500;; tcpnc) PORT=5501;; udt) PORT=5502;; esac
+nsx gw1 /usr/bin/python3 "$HERE/lib/forge.py" forged 192.168.77.3 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999
 wait "$COUNT_PID" || true
 received=$(cat /tmp/udp_count_9999 2>/dev/null || echo -1)
 after=$(gw_status gw2 | json_get 'd["counters"]["drop_unknown_sender"]')
@@ -50,7 +52,7 @@ echo "h2 received $received datagram(s) (expected 1: the legitimate one); drop_u
 echo "== restart gw2 under a running iperf3 TCP session"
 ns_bg h2 iperf3 -s -1 -p 5202
 sleep 0.5
-ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p 5202 -t 12 -i 1 -J > '$WORK/restart.json'"
+ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p 5202 -t 16 -i 1 -J > '$WORK/restart.json'"
 IPERF_PID=$LAST_PID
 sleep 4
 kill -9 "$GW_PID_gw2"
@@ -62,7 +64,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 iv = [i["sum"]["bits_per_second"] / 1e6 for i in d["intervals"]]
 print("per-second Mbit/s:", " ".join(f"{x:.0f}" for x in iv))
-sys.exit(0 if sum(1 for x in iv[7:] if x > 1) >= 3 else 1)
+sys.exit(0 if sum(1 for x in iv[10:] if x > 1) >= 3 else 1)
 PY
 echo "gw1 counters after the restart:"
 gw_status gw1 | json_get 'd["peers"][0]'
