@@ -16,8 +16,9 @@ H1, H2 = "10.77.0.1", "10.77.0.2"
 class Link:
     """h1 - linkem - h2; a2b is h1 -> h2. Use as a context manager."""
 
-    def __init__(self, linkem, a2b="", b2a="", both="", seed=1):
-        """Builds the topology and starts linkem with the given settings."""
+    def __init__(self, linkem, a2b="", b2a="", both="", seed=1, fifo=0):
+        """Builds the topology and starts linkem with the given settings (`fifo`: SCHED_FIFO
+        priority, for timing tests on a busy machine)."""
         self.ns = netns.Namespaces(f"lkt{os.getpid()}-")
         self.dir = tempfile.mkdtemp(prefix=f"lkt{os.getpid()}-")
         self.sock = os.path.join(self.dir, "linkem.sock")
@@ -32,7 +33,7 @@ class Link:
             self.ns.exec(n, ["ethtool", "-K", "e0", "tx", "off", "tso", "off", "gso", "off"], check=False)
         self.log = os.path.join(self.dir, "linkem.log")
         self.proc = linkem_ctl.start(self.ns, "l", linkem, "la", "lb",
-                                     {"a2b": a2b, "b2a": b2a, "both": both}, seed, self.sock, self.log)
+                                     {"a2b": a2b, "b2a": b2a, "both": both, "fifo": fifo}, seed, self.sock, self.log)
         print(f"linkem seed={seed} a2b='{both} {a2b}' b2a='{both} {b2a}'", flush=True)
 
     def stats(self):

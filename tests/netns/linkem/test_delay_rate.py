@@ -21,7 +21,7 @@ def check(name, ok, text):
 
 def ping(linkem):
     """Median and minimum of 50 pings over 10 ms + 10 ms."""
-    with Link(linkem, both="delay=10ms", seed=5) as link:
+    with Link(linkem, both="delay=10ms", seed=5, fifo=10) as link:
         link.ns.exec("h1", ["ping", "-n", "-c", 1, H2], check=False)  # resolve ARP first
         out = link.ns.exec("h1", ["ping", "-n", "-c", 50, "-i", 0.05, H2], capture=True, timeout=60)
     r = parse_ping(out)

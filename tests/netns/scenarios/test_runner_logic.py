@@ -1,0 +1,71 @@
+#!/usr/bin/python3
+"""Unit checks of the runner's pure parts: routing plan (static and tunnel routes of a cascade),
+scenario expansion, Jain's index and Power. No namespaces; label unit."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                "netns-scenarios"))
+from runner import metrics, plan, scenario  # noqa: E402
+
+SCEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "netns-scenarios",
+                    "scenarios", "paper002-topology2.yaml")
+
+
+class Plan(unittest.TestCase):
+    def setUp(self):
+        self.sc = scenario.load(SCEN)
+        body = scenario.expand(self.sc, {"cases": ["case1"], "variants": ["tunnel"],
+                                         "sweep_values": [0.1], "repetitions": 1})[0]["body"]
+        self.body = body
+        self.nodes = body["nodes"]
+        self.links = plan.addressing(body)
+
+    def test_e2e_routes_follow_the_gateway_chain(self):
+        static, tun = plan.routes(self.nodes, self.links, [])
+        self.assertIn(("10.3.1.0/24", "10.1.1.2", "e0"), static["src1"])
+        self.assertIn(("10.3.1.0/24", "192.168.12.2", "e2"), static["gw1"])
+        self.assertIn(("10.3.1.0/24", "192.168.23.2", "e2"), static["gw2"])
+        self.assertFalse(any(tun.values()))
+
+    def test_cascade_sends_host_prefixes_into_the_next_tunnel(self):
+        static, tun = plan.routes(self.nodes, self.links, self.body["tunnels"])
+        self.assertIn(("10.3.1.0/24", "gw2"), tun["gw1"])
+        self.assertIn(("10.3.1.0/24", "gw3"), tun["gw2"])
+        self.assertIn(("10.1.1.0/24", "gw1"), tun["gw2"])
+        self.assertIn(("10.1.1.0/24", "gw2"), tun["gw3"])
+        self.assertIn(("10.2.3.0/24", "gw2"), tun["gw3"])
+        # underlay between gateways stays routed normally
+        self.assertIn(("192.168.23.0/24", "192.168.12.2", "e2"), static["gw1"])
+        self.assertFalse(any(s == "10.3.1.0/24" for s, _, _ in static["gw1"]))
+        self.assertEqual(plan.endpoint(self.nodes, self.links, "gw1", "gw2"), "192.168.12.2")
+
+    def test_expansion_substitutes_case_and_sweep(self):
+        runs = scenario.expand(self.sc, {"repetitions": 2})
+        self.assertEqual(len(runs), 3 * 2 * 7 * 2)
+        r = [x for x in runs if x["case"] == "case3" and x["sweep_value"] == 0.2][0]
+        wan = [l for l in r["body"]["links"] if l.get("name") == "gw2-gw3"][0]
+        self.assertIn("rate=4mbit", wan["both"])
+        self.assertEqual(wan["a2b"], "loss=bernoulli:0.2")
+        self.assertEqual({x["seed"] for x in runs}, {1, 2})
+
+
+class Metrics(unittest.TestCase):
+    def test_jain(self):
+        self.assertAlmostEqual(metrics.jain([1, 1, 1]), 1.0)
+        self.assertAlmostEqual(metrics.jain([1, 0, 0]), 1 / 3)
+        self.assertIsNone(metrics.jain([]))
+
+    def test_power_is_goodput_over_mean_rtt(self):
+        flows = [{"name": "a", "type": "tcp", "from": "h1", "to": "h2", "goodput_bps": 2e6, "mean_rtt_ms": 20},
+                 {"name": "b", "type": "tcp", "from": "h1", "to": "h2", "goodput_bps": 1e6, "mean_rtt_ms": 40}]
+        m = metrics.run_metrics(flows)
+        self.assertAlmostEqual(m["flows"]["a"]["power"], 2 / 0.02)
+        self.assertAlmostEqual(m["total_goodput_mbps"], 3.0)
+        self.assertAlmostEqual(m["power"], 3.0 / 0.03)
+        self.assertAlmostEqual(m["jain"], 9 / (2 * 5))
+
+
+if __name__ == "__main__":
+    unittest.main()
