@@ -27,7 +27,9 @@ struct SessionCounters {
 // The TCP/NC transport core for one peer.
 class TcpncCore : public transport::Core {
  public:
-  // `seed` drives session ids and coefficient salts (use a different seed per run and per side).
+  // `seed` drives session ids and coefficient salts. The gateway must pass a seed that differs at
+  // every process start (e.g. settings.seed mixed with std::random_device): a restarted gateway
+  // that reused its session id could not be told apart from the old one by its peer.
   TcpncCore(const TcpncCoreSettings& settings, std::uint64_t seed);
 
   void on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) override;
