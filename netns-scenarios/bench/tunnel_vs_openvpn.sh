@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Benchmark (not a test; issues 2 and 5): iperf3 TCP h1 -> h2 on one topology, in one run:
+#   h1 10.1.0.2 -- gw1 | 192.168.77.1 -- 192.168.77.2 | gw2 -- h2 10.2.0.2   (veths, no emulator)
+# for, in this order:
+#   direct        the gateways route (kernel forwarding, no tunnel)
+#   ncgw plain    ncgw tunnel, transport plain (unreliable UDP encapsulation)
+#   ncgw tcpnc    ncgw tunnel, transport tcpnc (defaults)
+#   ncgw udt      ncgw tunnel, transport udt (defaults)
+#   openvpn udp   OpenVPN 2.6 p2p over UDP, static key, --cipher none --auth none (no crypto)
+#   openvpn tcp   the same over TCP (--proto tcp-server/tcp-client): a TCP tunnel without coding
+# End hosts: Linux defaults (cubic, SACK, offloads as the veths come up). Each tunnel's TUN MTU:
+# ncgw `mtu: auto`; OpenVPN --tun-mtu = ncgw plain's TUN MTU (so the same inner MSS), --mssfix 0;
+# the gateways clamp the hosts' MSS to the route MTU (nftables). Outer IP fragmentation created at
+# gw1 during each flow is printed (it should be 0).
+# Prints one line per variant, then
+#   tcpnc_gbps=A udt_gbps=B openvpn_tcp_gbps=C
+#   direct_gbps=X openvpn_gbps=Y ncgw_gbps=Z ncgw_over_openvpn=R      (Y: OpenVPN UDP, Z: ncgw plain)
+# Usage: tunnel_vs_openvpn.sh NCGW_BINARY [SECONDS]   (as root; Release build; the machine's other
+#        load shows in the figures: compare only figures of the same run)
+set -euo pipefail
+NCGW=$(realpath "$1")
+SECONDS_PER_FLOW=${2:-10}
+OMIT=${OMIT:-1}
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+NS_PREFIX="bo$$"
+WORK=$(mktemp -d)
+source "$REPO/tests/netns/lib/netns.sh"
+trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
+command -v openvpn >/dev/null || { echo "openvpn not installed (scripts/install-deps.sh)" >&2; exit 2; }
+
+for n in h1 gw1 gw2 h2; do ns_add $n; done
+veth_link h1 eth0 gw1 lan0 10.1.0.2/24 10.1.0.1/24
+veth_link gw1 wan0 gw2 wan0 192.168.77.1/24 192.168.77.2/24
+veth_link gw2 lan0 h2 eth0 10.2.0.1/24 10.2.0.2/24
+for n in h1 gw1 gw2 h2; do nsx $n sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
+nsx h1 ip route add default via 10.1.0.1
+nsx h2 ip route add default via 10.2.0.1
+gateway_sysctls gw1
+gateway_sysctls gw2
+
+direct_routes() {  # add|del
+  nsx gw1 ip route "$1" 10.2.0.0/24 via 192.168.77.2
+  nsx gw2 ip route "$1" 10.1.0.0/24 via 192.168.77.1
+}
+
+frag_creates() { nsx gw1 nstat -az IpFragCreates | awk '/IpFragCreates/ {print $2}'; }
+
+PORT=5400
+# measure NAME: one iperf3 TCP flow h1 -> h2; prints a line; sets GBPS.
+measure() {
+  local name=$1 f0 f1
+  PORT=$((PORT + 1))
+  WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "$name: no ping h1 -> h2"
+  ns_bg h2 iperf3 -s -1 -p "$PORT"
+  local srv=$LAST_PID
+  sleep 0.5
+  f0=$(frag_creates)
+  nsx h1 iperf3 -c 10.2.0.2 -p "$PORT" -t "$SECONDS_PER_FLOW" -O "$OMIT" -J > "$WORK/$name.json" \
+    || fail "iperf3 $name failed: $(head -c 400 "$WORK/$name.json")"
+  wait "$srv" 2>/dev/null || true
+  f1=$(frag_creates)
+  GBPS=$(/usr/bin/python3 -c "import json; d=json.load(open('$WORK/$name.json')); print(round(d['end']['sum_received']['bits_per_second']/1e9, 3))")
+  local retr
+  retr=$(/usr/bin/python3 -c "import json; d=json.load(open('$WORK/$name.json')); print(d['end']['sum_sent'].get('retransmits', -1))")
+  printf '%-12s %7.3f Gbit/s  tcp_retransmits %s  outer_fragments_created_gw1 %s\n' "$name" "$GBPS" "$retr" "$((f1 - f0))"
+}
+
+# ncgw TRANSPORT: start both gateways, measure, stop them (routes go with them).
+ncgw_variant() {
+  local t=$1 g
+  for g in gw1 gw2; do
+    local peer tun ep remote
+    if [ $g = gw1 ]; then peer=gw2; tun=10.99.0.1/30; ep=192.168.77.2; remote=10.2.0.0/24
+    else peer=gw1; tun=10.99.0.2/30; ep=192.168.77.1; remote=10.1.0.0/24; fi
+    cat > "$WORK/$g-$t.yaml" <<YAML
+gateway: {name: ${NS_PREFIX}-$g}
+tun: {name: ncgw0, addresses: [$tun]}
+peers:
+  - {name: ${NS_PREFIX}-$peer, endpoint: $ep, transport: $t}
+routes:
+  - {prefix: $remote, via: ${NS_PREFIX}-$peer}
+logging: {level: warn}
+YAML
+    ns_bg $g "$NCGW" run --config "$WORK/$g-$t.yaml" > "$WORK/$g-$t.log" 2>&1
+    eval "PID_$g=$LAST_PID"
+    WAIT_SECONDS=10 wait_for test -S "/run/ncgw/${NS_PREFIX}-$g.sock" || fail "ncgw $t $g did not start: $(tail -3 "$WORK/$g-$t.log")"
+  done
+  NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
+  measure "ncgw_$t"
+  echo "             (TUN MTU $NCGW_MTU)"
+  kill "$PID_gw1" "$PID_gw2"
+  wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true
+}
+
+# openvpn udp|tcp MTU: p2p static-key tunnel without crypto, measure, stop.
+openvpn_variant() {
+  local proto=$1 mtu=$2 p1 p2
+  if [ "$proto" = udp ]; then p1=udp; p2=udp; else p1=tcp-server; p2=tcp-client; fi
+  local common=(--dev tun0 --dev-type tun --secret "$WORK/static.key" --cipher none --auth none
+                --tun-mtu "$mtu" --mssfix 0 --port 1194 --verb 3 --ping 10)
+  ns_bg gw1 openvpn "${common[@]}" --proto "$p1" --local 192.168.77.1 --ifconfig 10.98.0.1 10.98.0.2 \
+    > "$WORK/ovpn-gw1-$proto.log" 2>&1
+  local o1=$LAST_PID
+  [ "$proto" = tcp ] && sleep 0.5
+  ns_bg gw2 openvpn "${common[@]}" --proto "$p2" --remote 192.168.77.1 --ifconfig 10.98.0.2 10.98.0.1 \
+    > "$WORK/ovpn-gw2-$proto.log" 2>&1
+  local o2=$LAST_PID
+  WAIT_SECONDS=15 wait_for grep -q "Initialization Sequence Completed" "$WORK/ovpn-gw1-$proto.log" \
+    || fail "openvpn $proto gw1: $(tail -5 "$WORK/ovpn-gw1-$proto.log")"
+  WAIT_SECONDS=15 wait_for grep -q "Initialization Sequence Completed" "$WORK/ovpn-gw2-$proto.log" \
+    || fail "openvpn $proto gw2: $(tail -5 "$WORK/ovpn-gw2-$proto.log")"
+  nsx gw1 ip route replace 10.2.0.0/24 dev tun0
+  nsx gw2 ip route replace 10.1.0.0/24 dev tun0
+  measure "openvpn_$proto"
+  kill "$o1" "$o2"
+  wait "$o1" "$o2" 2>/dev/null || true
+}
+
+echo "== $(date -u +%FT%TZ) iperf3 TCP h1 -> h2, ${SECONDS_PER_FLOW} s per flow (first $OMIT s omitted); ncgw $("$NCGW" --version | head -1); $(openvpn --version | head -1 | cut -d' ' -f1-2)"
+direct_routes add
+measure direct
+DIRECT=$GBPS
+direct_routes del
+
+ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
+ncgw_variant tcpnc; TCPNC=$GBPS
+ncgw_variant udt; UDT=$GBPS
+
+openvpn --genkey secret "$WORK/static.key" 2>/dev/null
+openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
+openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
+
+echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
+/usr/bin/python3 -c "print(f'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn={$PLAIN / $OVPN_UDP:.2f}' if $OVPN_UDP > 0 else 'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn=nan')"
