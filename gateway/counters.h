@@ -13,6 +13,10 @@ struct GatewayCounters {
   std::uint64_t drop_not_ip = 0;                        // TUN packet that is not IPv4/IPv6
   std::uint64_t udp_rx_datagrams = 0, udp_rx_bytes = 0; // received on any port
   std::uint64_t drop_unknown_sender = 0;                // datagram from an address that is no peer
+  std::uint64_t forwarded_packets = 0;                  // delivered by one peer, sent into another
+  std::uint64_t ttl_expired = 0;                        // delivered for another peer with TTL/hop limit <= 1
+  std::uint64_t icmp_time_exceeded_sent = 0;            // ICMP Time Exceeded answers sent (peer or TUN)
+  std::uint64_t icmp_suppressed = 0;                    // expiries not answered (ICMP error, no source...)
 };
 
 // Per-peer counters the driver keeps beside its core's own.
@@ -21,6 +25,10 @@ struct PeerCounters {
   std::uint64_t send_refused = 0;        // packets the core refused (buffer full, too big...)
   std::uint64_t datagrams_in = 0;        // datagrams from this peer's address
   std::uint64_t datagrams_out = 0;       // datagrams handed to the socket for this peer
+  std::uint64_t forwarded_from = 0;      // packets this peer delivered that went into another peer
+  std::uint64_t forwarded_to = 0;        // packets another peer delivered that went into this one
+  std::uint64_t ttl_expired = 0;         // packets this peer delivered that expired here
+  std::uint64_t icmp_time_exceeded_sent = 0;  // ICMP Time Exceeded answers sent into this peer
 };
 
 }  // namespace ncgw::gateway

@@ -200,29 +200,64 @@ PeerRuntime* Gateway::find_peer(const UdpPort& port, const SocketAddress& from) 
 }
 
 void Gateway::service_dirty_peers(TimePoint t) {
-  for (auto& p : peers_) {
-    if (p.dirty) service_peer(p, t);
+  // Repeats while forwarding between tunnels marks further peers dirty.
+  for (bool again = true; again;) {
+    again = false;
+    for (auto& p : peers_) {
+      if (p.dirty) {
+        service_peer(p, t);
+        again = true;
+      }
+    }
   }
   for (auto& port : ports_) port->flush();
 }
 
 void Gateway::service_peer(PeerRuntime& peer, TimePoint t) {
   peer.dirty = false;
-  drain_deliveries(peer);
+  drain_deliveries(peer, t);
   drain_transmits(peer, t);
   peer.port->flush();
   arm_timer(peer);
 }
 
-void Gateway::drain_deliveries(PeerRuntime& peer) {
-  while (auto n = peer.core->poll_deliver(packet_buf_)) {
-    if (::write(tun_->fd(), packet_buf_.data(), *n) < 0) {
-      ++counters_.tun_write_errors;
-      continue;
-    }
-    ++counters_.tun_tx_packets;
-    counters_.tun_tx_bytes += *n;
+void Gateway::drain_deliveries(PeerRuntime& peer, TimePoint t) {
+  while (auto n = peer.core->poll_deliver(packet_buf_)) deliver(peer, {packet_buf_.data(), *n}, t);
+}
+
+void Gateway::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePoint t) {
+  const ForwardDecision d = forwarder_.route_delivery(packet);
+  if (d.action == ForwardAction::to_tun) return write_tun(packet);
+  if (d.action == ForwardAction::forward) {
+    ++from.counters.forwarded_from;
+    ++peers_[d.peer].counters.forwarded_to;
+    ++counters_.forwarded_packets;
+    return send_to_peer(peers_[d.peer], packet, t);
   }
+  ++from.counters.ttl_expired;
+  ++counters_.ttl_expired;
+  if (d.action == ForwardAction::drop_expired) {
+    ++counters_.icmp_suppressed;
+    return;
+  }
+  ++counters_.icmp_time_exceeded_sent;
+  if (d.action == ForwardAction::answer_tun) return write_tun(forwarder_.answer());
+  ++peers_[d.peer].counters.icmp_time_exceeded_sent;
+  send_to_peer(peers_[d.peer], forwarder_.answer(), t);
+}
+
+void Gateway::send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
+  if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
+  peer.dirty = true;
+}
+
+void Gateway::write_tun(std::span<const std::uint8_t> packet) {
+  if (::write(tun_->fd(), packet.data(), packet.size()) < 0) {
+    ++counters_.tun_write_errors;
+    return;
+  }
+  ++counters_.tun_tx_packets;
+  counters_.tun_tx_bytes += packet.size();
 }
 
 void Gateway::drain_transmits(PeerRuntime& peer, TimePoint t) {
@@ -250,7 +285,8 @@ void Gateway::arm_timer(PeerRuntime& peer) {
     peer.armed_deadline.reset();
     const TimePoint t = now();
     peer.core->on_timeout(t);
-    service_peer(peer, t);
+    peer.dirty = true;
+    service_dirty_peers(t);   // also serves the peers it forwarded into
   });
 }
 

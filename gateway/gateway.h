@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "gateway/counters.h"
+#include "gateway/forwarder.h"
 #include "gateway/route_table.h"
 #include "gateway/socket_address.h"
 #include "gateway/tun_device.h"
@@ -61,7 +62,12 @@ class Gateway {
   PeerRuntime* find_peer(const UdpPort& port, const SocketAddress& from);
   void service_dirty_peers(transport::TimePoint t);
   void service_peer(PeerRuntime& peer, transport::TimePoint t);
-  void drain_deliveries(PeerRuntime& peer);
+  void drain_deliveries(PeerRuntime& peer, transport::TimePoint t);
+  // One delivered packet: to the TUN, into another peer's core, or answered with ICMP (forwarder.h).
+  void deliver(PeerRuntime& from, std::span<std::uint8_t> packet, transport::TimePoint t);
+  // Sends a packet the gateway forwards or originates into a peer's core.
+  void send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
+  void write_tun(std::span<const std::uint8_t> packet);
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
   void arm_timer(PeerRuntime& peer);
   std::uint32_t choose_mtu() const;
@@ -71,6 +77,7 @@ class Gateway {
   std::chrono::steady_clock::time_point epoch_;
   std::vector<PeerRuntime> peers_;
   RouteTable routes_;
+  Forwarder forwarder_{routes_, cfg_.tun.addresses};
   std::unique_ptr<TunDevice> tun_;
   std::unique_ptr<boost::asio::posix::stream_descriptor> tun_stream_;
   std::vector<std::unique_ptr<UdpPort>> ports_;

@@ -18,7 +18,9 @@ json gateway_counters(const GatewayCounters& c) {
           {"tun_tx_packets", c.tun_tx_packets},   {"tun_tx_bytes", c.tun_tx_bytes},
           {"tun_write_errors", c.tun_write_errors}, {"drop_no_route", c.drop_no_route},
           {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},
-          {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender}};
+          {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender},
+          {"forwarded_packets", c.forwarded_packets}, {"ttl_expired", c.ttl_expired},
+          {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent}, {"icmp_suppressed", c.icmp_suppressed}};
 }
 
 json peer_status(const PeerStatusInput& p) {
@@ -32,6 +34,10 @@ json peer_status(const PeerStatusInput& p) {
           {"send_refused", c.send_refused},
           {"datagrams_in", c.datagrams_in},
           {"datagrams_out", c.datagrams_out},
+          {"forwarded_from", c.forwarded_from},
+          {"forwarded_to", c.forwarded_to},
+          {"ttl_expired", c.ttl_expired},
+          {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent},
           {"core", core}};
 }
 

@@ -1,0 +1,33 @@
+// ICMP Time Exceeded answers (ICMPv4 type 11 / ICMPv6 type 3) built into a caller's buffer, and the
+// Internet checksum they need. Pure functions over byte spans: no allocation, no OS calls.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "config/prefix.h"
+
+namespace ncgw::gateway {
+
+// Largest answer built: the IPv6 minimum MTU (RFC 4443 2.4c); ICMPv4 answers stop at 576 bytes
+// (RFC 1812 4.3.2.3).
+constexpr std::size_t kMaxIcmpAnswer = 1280;
+
+// Sums 16-bit big-endian words of `bytes` onto `sum` (an odd last byte is padded with zero);
+// fold and complement with checksum_finish.
+std::uint32_t checksum_add(std::uint32_t sum, std::span<const std::uint8_t> bytes);
+// The one's-complement checksum from a running sum (RFC 1071).
+std::uint16_t checksum_finish(std::uint32_t sum);
+
+// True when RFC 1812 4.3.2.7 / RFC 4443 2.4e allow an ICMP error about `packet`: it is not itself an
+// ICMP error, not a later fragment, and neither its source nor destination is unspecified,
+// multicast, broadcast or loopback.
+bool may_answer_with_icmp_error(std::span<const std::uint8_t> packet);
+
+// Writes an ICMP Time Exceeded (hop limit exceeded in transit, code 0) about `expired` into `out`,
+// from `source` (same IP family as `expired`) to the expired packet's source, quoting as much of
+// it as fits. Returns the answer's length, or 0 when none may or can be built.
+std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const config::IpAddress& source,
+                                std::span<std::uint8_t> out);
+
+}  // namespace ncgw::gateway

@@ -1,0 +1,95 @@
+// The forwarder's decision per delivered packet: TUN for local or unrouted destinations, another
+// peer with the hop limit decremented, or an ICMP answer routed back towards the source.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "gateway/forwarder.h"
+#include "gateway/icmp.h"
+#include "packets.h"
+
+namespace ncgw::gateway {
+namespace {
+
+using test::udp4;
+using test::udp6;
+
+config::Prefix prefix(const char* text) { return *config::parse_prefix(text); }
+
+// gw2 of a cascade: peer 0 is gw1 (10.1.0.0/24 behind it), peer 1 is gw3 (10.3.0.0/24, fd00:3::/64).
+struct Cascade : ::testing::Test {
+  Cascade() {
+    routes.add(prefix("10.1.0.0/24"), 0);
+    routes.add(prefix("10.3.0.0/24"), 1);
+    routes.add(prefix("fd00:3::/64"), 1);
+  }
+  RouteTable routes;
+  std::vector<config::Prefix> tun{prefix("10.99.0.2/24"), prefix("fd99::2/64")};
+  Forwarder fwd{routes, tun};
+};
+
+TEST_F(Cascade, RoutedDestinationIsForwardedWithTtlDecremented) {
+  auto p = udp4("10.1.0.2", "10.3.0.2", 63);
+  const auto d = fwd.route_delivery(p);
+  EXPECT_EQ(d.action, ForwardAction::forward);
+  EXPECT_EQ(d.peer, 1u);
+  EXPECT_EQ(p, udp4("10.1.0.2", "10.3.0.2", 62));
+}
+
+TEST_F(Cascade, UnroutedDestinationGoesToTheTunUntouched) {
+  for (const char* dst : {"10.99.0.2", "192.168.12.1", "10.2.0.9"}) {
+    auto p = udp4("10.1.0.2", dst, 1);
+    const auto before = p;
+    EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::to_tun) << dst;
+    EXPECT_EQ(p, before) << dst;   // the kernel decrements (and answers) for what it forwards
+  }
+}
+
+TEST_F(Cascade, ExpiryAnswersTowardsTheSourcePeer) {
+  auto p = udp4("10.1.0.2", "10.3.0.2", 1);
+  const auto d = fwd.route_delivery(p);
+  EXPECT_EQ(d.action, ForwardAction::answer_peer);
+  EXPECT_EQ(d.peer, 0u);
+  const auto a = fwd.answer();
+  ASSERT_EQ(a.size(), 28 + p.size());
+  EXPECT_EQ(a[9], 1);     // ICMP
+  EXPECT_EQ(a[20], 11);   // time exceeded
+  EXPECT_EQ(std::vector<std::uint8_t>(a.begin() + 12, a.begin() + 16), (std::vector<std::uint8_t>{10, 99, 0, 2}));
+  EXPECT_EQ(std::vector<std::uint8_t>(a.begin() + 16, a.begin() + 20), (std::vector<std::uint8_t>{10, 1, 0, 2}));
+}
+
+TEST_F(Cascade, ExpiryFromAnUnroutedSourceAnswersThroughTheTun) {
+  auto p = udp4("172.16.5.5", "10.3.0.2", 1);
+  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::answer_tun);
+  EXPECT_EQ(fwd.answer().size(), 28 + p.size());
+}
+
+TEST_F(Cascade, Ipv6ExpiryUsesTheTunIpv6Address) {
+  auto p = udp6("fd00:1::2", "fd00:3::2", 1);
+  const auto d = fwd.route_delivery(p);
+  EXPECT_EQ(d.action, ForwardAction::answer_tun);   // fd00:1:: is not routed to a peer here
+  const auto a = fwd.answer();
+  ASSERT_GE(a.size(), 48u);
+  EXPECT_EQ(a[40], 3);
+  EXPECT_EQ(a[8], 0xfd);
+  EXPECT_EQ(a[9], 0x99);
+  EXPECT_EQ(a[23], 2);
+}
+
+TEST(Forwarder, ExpiryWithoutATunAddressOfThatFamilyIsDropped) {
+  RouteTable routes;
+  routes.add(*config::parse_prefix("fd00:3::/64"), 0);
+  const std::vector<config::Prefix> tun{*config::parse_prefix("10.99.0.2/24")};
+  Forwarder fwd(routes, tun);
+  auto p = udp6("fd00:1::2", "fd00:3::2", 1);
+  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::drop_expired);
+  EXPECT_TRUE(fwd.answer().empty());
+}
+
+TEST_F(Cascade, ExpiredIcmpErrorIsDroppedSilently) {
+  auto p = test::icmp4("10.1.0.2", "10.3.0.2", 1, Tins::ICMP::TIME_EXCEEDED);
+  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::drop_expired);
+}
+
+}  // namespace
+}  // namespace ncgw::gateway
