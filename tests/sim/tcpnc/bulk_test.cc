@@ -66,6 +66,11 @@ TEST_P(TcpncBulkLoss, DeliversExactlyOnceNearErasureBound) {
               (unsigned long long)r.delivered);
   EXPECT_EQ(r.errors, 0u) << r.first_error;
   EXPECT_GT(r.delivered, 10000u);
+  // Paper 002 section 2.2: with the bottleneck queue sized R_max x CWND_max and cwnd capped at
+  // CWND_max, congestion drops happen only at the tunnel entrance, never inside the coded flow.
+  EXPECT_EQ(sim->link_from(Side::a).elements().front()->dropped(), 0u);
+  EXPECT_GT(stat(a, "entrance_drops"), 0.0);
+  EXPECT_LE(stat(a, "cwnd"), 64.0);
   EXPECT_GE(ratio, c.bound);
   if (c.e > 0) EXPECT_NEAR(stat(a, "loss_rate_long"), link_loss, 0.01);
   if (c.e == 0) {

@@ -93,6 +93,24 @@ TEST(TcpncSession, IdleSessionSendsKeepalivesAndStaysUp) {
   EXPECT_GE(stat(b, "keepalives_sent"), 25.0);
 }
 
+TEST(TcpncSession, HelloLimitsBoundThePeersCodingWindows) {
+  Scenario sc;
+  sc.data_loss = [](Simulation& sim, sim::Link& l) { l.add<sim::BernoulliLoss>(0.05, sim.seed_for(5)); };
+  auto sim = build(sc, 5006, 5000);
+  TcpncCoreSettings small = sc.settings;
+  small.n_max = 12;   // B's decoder takes CWs of at most 12 sources
+  small.cwnd_max_packets = 16;  // and holds fewer CW slots
+  sim->set_core(Side::b, std::make_unique<TcpncCore>(small, sim->seed_for(12)));
+  const sim::Sink& sink = sim->ep(Side::b).sink;
+  ASSERT_TRUE(sim->run_until([&] { return sink.packets() >= 5000; }, sim->now() + 30s));
+  EXPECT_EQ(sink.errors(), 0u) << sink.first_error();
+  const auto& a = *sim->ep(Side::a).core;
+  EXPECT_LE(stat(a, "n"), 12.0);
+  EXPECT_GE(stat(a, "n"), 4.0);
+  EXPECT_EQ(stat(*sim->ep(Side::b).core, "out_of_window_received"), 0.0);
+  EXPECT_EQ(stat(*sim->ep(Side::b).core, "malformed_received"), 0.0);
+}
+
 TEST(TcpncSession, SendBeforeHandshakeIsRefusedNotQueued) {
   TcpncCoreSettings s;
   TcpncCore core(s, 7);
