@@ -34,7 +34,7 @@ echo "== $(date -u +%FT%TZ) a -> b over veth, tbf rate $RATE burst $BURST latenc
 
 # ours: receiver (listener) in b to /dev/null, sender in a from /dev/zero through a pipe
 ns_bg b /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_rx" "$TOOL" udt-recv --role listener \
-  --local 192.168.79.2:9300 --file /dev/null --timeout 300
+  --local 192.168.79.2:9300 --file /dev/null --timeout 300 2> "$DIR/ours_rx.err"
 RX=$LAST_PID
 sleep 0.3
 nsx a /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_tx" bash -c \
@@ -43,7 +43,7 @@ wait $RX
 
 # libudt: their listener in b receives, their caller in a sends zeros (no checksum work)
 ns_bg b /usr/bin/time -f "$TIMEFMT" -o "$DIR/lib_rx" "$PEER" role=listener local=192.168.79.2:9301 dir=recv \
-  bytes=$BYTES nocheck=1
+  bytes=$BYTES nocheck=1 > "$DIR/lib_rx.out"
 RXL=$LAST_PID
 sleep 0.3
 nsx a /usr/bin/time -f "$TIMEFMT" -o "$DIR/lib_tx" "$PEER" role=caller local=192.168.79.1 \

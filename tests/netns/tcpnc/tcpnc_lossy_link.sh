@@ -16,8 +16,16 @@
 #   coded flow alone can never overflow it, so every loss inside the coded flow is the link's.
 #   The end-to-end flows run over the very same link and queue.
 #
-# Four iperf3 TCP flows h1 -> h2 (Linux default end hosts: cubic, SACK), DURATION s each, the
-# first OMIT s left out of the figures (slow start), in this order:
+# End hosts (HOSTS):
+#   paper (default): NewReno-like hosts as paper 002 and notes/traps.md describe them: reno; SACK,
+#     D-SACK, F-RTO, RACK, TLP, ECN, window scaling and timestamps off; 1000-byte segments (route
+#     advmss, iperf3 -M 1000). This is the end-to-end TCP the paper's tunnel is measured against.
+#   linux: the namespaces' Linux defaults (cubic, SACK, RACK-TLP, ...), MSS from the path MTU.
+#     On this link such a host already reaches ~95% of the link at 5% random loss (RACK repairs
+#     a loss in about one RTT), so B2 cannot hold there: run it for the record, not as the test.
+# Both: tcp_no_metrics_save=1 (no ssthresh carried from one flow to the next).
+# Four iperf3 TCP flows h1 -> h2, DURATION s each, the first OMIT s left out of the figures
+# (slow start), in this order:
 #   e2e_clean   gateways route, loss 0          tun_clean  through ncgw tcpnc, loss 0
 #   e2e_lossy   gateways route, loss LOSS       tun_lossy  through ncgw tcpnc, loss LOSS
 # Bounds (issue 5), e = LOSS:
@@ -35,6 +43,7 @@ CWND_MAX=${CWND_MAX:-40}
 R_MAX=${R_MAX:-2.0}
 QUEUE=${QUEUE:-$(/usr/bin/python3 -c "import math; print(math.ceil($R_MAX * $CWND_MAX))")}
 SEED=${SEED:-1}
+HOSTS=${HOSTS:-paper}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 NS_PREFIX="tn$$"
 WORK=$(mktemp -d)
@@ -45,7 +54,7 @@ json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print
 offloads_off() { nsx "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true; }
 
 echo "== topology: h1 - gw1 - [linkem 10 Mbit/s, 10 ms each way, queue ${QUEUE}p, loss $LOSS gw1->gw2] - gw2 - h2"
-echo "   tcpnc: cwnd_max_packets=$CWND_MAX r_max=$R_MAX; iperf3 -t $((DURATION)) -O $OMIT; linkem seed $SEED"
+echo "   tcpnc: cwnd_max_packets=$CWND_MAX r_max=$R_MAX; iperf3 -t $((DURATION)) -O $OMIT; linkem seed $SEED; end hosts: $HOSTS"
 for n in h1 gw1 L gw2 h2; do ns_add $n; done
 veth_link h1 eth0 gw1 lan0 10.1.0.2/24 10.1.0.1/24
 veth_link gw2 lan0 h2 eth0 10.2.0.1/24 10.2.0.2/24
@@ -58,8 +67,26 @@ for x in "h1 eth0" "gw1 lan0" "gw1 wan0" "gw2 wan0" "gw2 lan0" "h2 eth0"; do off
 nsx L ethtool -K la gro off lro off >/dev/null 2>&1 || true
 nsx L ethtool -K lb gro off lro off >/dev/null 2>&1 || true
 for n in h1 gw1 gw2 h2; do nsx $n sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
-nsx h1 ip route add default via 10.1.0.1
-nsx h2 ip route add default via 10.2.0.1
+IPERF_OPTS=()
+for h in h1 h2; do nsx $h sysctl -qw net.ipv4.tcp_no_metrics_save=1; done
+case "$HOSTS" in
+  paper)
+    for h in h1 h2; do
+      for kv in tcp_congestion_control=reno tcp_sack=0 tcp_dsack=0 tcp_frto=0 tcp_recovery=0 \
+                tcp_early_retrans=0 tcp_ecn=0 tcp_window_scaling=0 tcp_timestamps=0; do
+        nsx $h sysctl -qw "net.ipv4.$kv"
+      done
+    done
+    nsx h1 ip route add default via 10.1.0.1 advmss 1000
+    nsx h2 ip route add default via 10.2.0.1 advmss 1000
+    IPERF_OPTS=(-C reno -M 1000)
+    ;;
+  linux)
+    nsx h1 ip route add default via 10.1.0.1
+    nsx h2 ip route add default via 10.2.0.1
+    ;;
+  *) fail "HOSTS must be paper or linux, got '$HOSTS'" ;;
+esac
 gateway_sysctls gw1
 gateway_sysctls gw2
 # End-to-end routes (removed before the gateways start; ncgw installs its own into the TUN).
@@ -84,10 +111,10 @@ run_flow() {
   local name=$1
   PORT=$((PORT + 1))
   lk_stats > "$WORK/lk_before_$name.json"
-  ns_bg h2 iperf3 -s -1 -p "$PORT"
+  ns_bg h2 iperf3 -s -1 -p "$PORT" > "$WORK/server_$name.txt" 2>&1
   local srv=$LAST_PID
   sleep 0.5
-  nsx h1 iperf3 -c 10.2.0.2 -p "$PORT" -t "$DURATION" -O "$OMIT" -J > "$WORK/$name.json" \
+  nsx h1 iperf3 -c 10.2.0.2 -p "$PORT" -t "$DURATION" -O "$OMIT" "${IPERF_OPTS[@]}" -J > "$WORK/$name.json" \
     || fail "iperf3 $name failed: $(head -c 400 "$WORK/$name.json")"
   wait "$srv" 2>/dev/null || true
   lk_stats > "$WORK/lk_after_$name.json"
@@ -100,12 +127,13 @@ retr = d["end"]["sum_sent"].get("retransmits", -1)
 rtt = d["end"]["streams"][0]["sender"].get("mean_rtt", 0) / 1000
 b = json.load(open(f"{work}/lk_before_{name}.json"))["a2b"]
 a = json.load(open(f"{work}/lk_after_{name}.json"))["a2b"]
-dl = {k: a[k] - b[k] for k in ("frames_in", "dropped_loss", "dropped_queue", "frames_out")}
+dl = {k: a[k] - b[k] for k in ("frames_in", "bytes_in", "dropped_loss", "dropped_queue", "frames_out")}
 reach = dl["frames_in"] - dl["dropped_queue"]
 lossr = dl["dropped_loss"] / reach if reach else 0
 print(f"{name:10s} goodput {mbps:7.3f} Mbit/s  tcp_retransmits {retr:6d}  mean_rtt {rtt:6.1f} ms  "
       f"link a2b: frames_in {dl['frames_in']} dropped_loss {dl['dropped_loss']} ({100*lossr:.2f}%) "
-      f"dropped_queue {dl['dropped_queue']} queue_max {a['queue_max_packets']}")
+      f"dropped_queue {dl['dropped_queue']} queue_max {a['queue_max_packets']} "
+      f"mean_frame {dl['bytes_in'] / max(1, dl['frames_in']):.1f} B")
 open(out, "a").write(f"{name} {mbps}\n")
 PY
 }
@@ -154,13 +182,37 @@ nsx gw1 ip route get 10.2.0.2 | grep -q ncgw0 || fail "gw1 does not route h2 int
 echo "TUN MTU gw1: $(nsx gw1 cat /sys/class/net/ncgw0/mtu)"
 
 gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
+# show_status PHASE: the data sender's (gw1) TCP/NC state now and its counters over the phase
+# (difference to the previous snapshot); the full JSON of both gateways stays in $WORK.
+PREV_STATUS="$WORK/status_gw1_start.json"
 show_status() {
-  echo "-- ncgw status gw1 (sender of the data direction) after $1:"
-  gw_status gw1 | tee "$WORK/status_gw1_$1.json" | json_get '"\n".join("   " + " ".join(f"{k}={v}" for k, v in list(p.items())) for p in d["peers"])' | fold -w 160
-  echo "   gw1 counters: $(gw_status gw1 | json_get '" ".join(f"{k}={v}" for k, v in d["counters"].items())' | fold -w 160)"
-  echo "-- ncgw status gw2 (receiver) after $1:"
-  gw_status gw2 | json_get '"\n".join("   " + " ".join(f"{k}={v}" for k, v in list(p.items())) for p in d["peers"])' | fold -w 160
+  gw_status gw1 > "$WORK/status_gw1_$1.json"
+  gw_status gw2 > "$WORK/status_gw2_$1.json"
+  /usr/bin/python3 - "$PREV_STATUS" "$WORK/status_gw1_$1.json" "$WORK/status_gw2_$1.json" "$1" <<'PY'
+import json, sys
+def core(path):
+    try:
+        return json.load(open(path))["peers"][0]["core"]
+    except (OSError, ValueError, KeyError, IndexError):
+        return {}
+prev, now, rx, phase = core(sys.argv[1]), core(sys.argv[2]), core(sys.argv[3]), sys.argv[4]
+state = ["cwnd", "ssthresh", "srtt_ms", "min_rtt_ms", "n", "k", "R", "loss_rate_est", "loss_rate_short",
+         "loss_rate_long", "mean_burst_est", "predicted_efficiency", "sending_buffer_used", "sending_buffer_size"]
+ctrs = ["sources_sent", "repairs_sent", "retransmissions", "declared_lost", "congestion_events", "rto_count",
+        "probes", "entrance_drops", "combinations_sent", "session_resets"]
+fmt = lambda v: f"{v:.4g}" if isinstance(v, float) else str(v)
+print(f"-- gw1 (data sender) tcpnc state after {phase}: " + " ".join(f"{k}={fmt(now.get(k))}" for k in state))
+print(f"-- gw1 counters during {phase}: " + " ".join(f"{k}={fmt(now.get(k, 0) - prev.get(k, 0))}" for k in ctrs))
+src = now.get("sources_sent", 0) - prev.get("sources_sent", 0)
+if src:
+    extra = (now.get("combinations_sent", 0) - prev.get("combinations_sent", 0)) / src - 1
+    print(f"   redundancy during {phase}: {100 * extra:.2f}% extra transmissions per source packet")
+rk = ["delivered", "decodes", "dependent_received", "stale_received", "out_of_window_received"]
+print(f"-- gw2 (receiver) totals: " + " ".join(f"{k}={fmt(rx.get(k))}" for k in rk))
+PY
+  PREV_STATUS="$WORK/status_gw1_$1.json"
 }
+gw_status gw1 > "$PREV_STATUS"
 run_flow tun_clean
 show_status tun_clean
 set_loss "$LOSS"
