@@ -1,5 +1,7 @@
 #include "transports/tcpnc/ack_ranges.h"
 
+#include <algorithm>
+
 namespace ncgw::tcpnc {
 
 void AckRanges::insert_at(std::size_t i, std::uint64_t tx) {
@@ -45,8 +47,8 @@ bool AckRanges::contains(std::uint64_t tx) const {
 }
 
 void AckRanges::fill(AckFrame& a) const {
-  a.range_count = static_cast<std::uint8_t>(count_);
-  for (std::size_t i = 0; i < count_; ++i) a.ranges[i] = ranges_[i];
+  a.range_count = static_cast<std::uint8_t>(std::min(count_, kAckRangesSent + 1));
+  for (std::size_t i = 0; i < a.range_count; ++i) a.ranges[i] = ranges_[i];
   // The wire carries range lengths and gaps in 16 bits: clip what does not fit.
   if (count_ > 0 && a.ranges[0].largest - a.ranges[0].smallest > 0xFFFF) {
     a.ranges[0].smallest = a.ranges[0].largest - 0xFFFF;

@@ -16,7 +16,8 @@ class AckRanges {
   bool insert(std::uint64_t tx);
   // Whether `tx` is recorded.
   bool contains(std::uint64_t tx) const;
-  // Copies the ranges into an ACK frame (ranges, range_count, largest).
+  // Copies the newest ranges (at most kAckRangesSent + 1) into an ACK frame (ranges, range_count,
+  // largest).
   void fill(AckFrame& a) const;
   // Forgets everything (new session).
   void clear() { count_ = 0; }

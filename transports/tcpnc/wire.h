@@ -54,6 +54,9 @@ inline constexpr std::size_t kAckRangeSize = 4;
 // Most CW entries and extra ranges one ACK carries.
 inline constexpr std::size_t kMaxAckCws = 32;
 inline constexpr std::size_t kMaxAckRanges = 32;
+// Extra ranges a receiver puts in one ACK (policy, not a parser limit): the newest holes are what
+// the sender's loss detection needs; older ranges only cost reverse-path bytes.
+inline constexpr std::size_t kAckRangesSent = 8;
 inline constexpr std::size_t kMaxAckSize =
     kAckFixedSize + kMaxAckCws * kAckCwEntrySize + kMaxAckRanges * kAckRangeSize;
 
