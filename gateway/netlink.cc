@@ -23,6 +23,16 @@ namespace {
 int family_of(const config::Prefix& p) { return p.address.v6 ? AF_INET6 : AF_INET; }
 std::size_t addr_len(const config::Prefix& p) { return p.address.v6 ? 16 : 4; }
 
+// Starts a link message (RTM_NEWLINK / RTM_DELLINK) for `ifindex` in `buf`.
+nlmsghdr* put_link_message(std::vector<char>& buf, std::uint16_t type, int ifindex) {
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = type;
+  auto* ifm = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
+  ifm->ifi_family = AF_UNSPEC;
+  ifm->ifi_index = ifindex;
+  return nlh;
+}
+
 // Callback that turns an NLMSG_ERROR into its errno.
 int ack_callback(const nlmsghdr* /*nlh*/, void* /*data*/) { return MNL_CB_OK; }
 
@@ -57,11 +67,8 @@ int Netlink::transact(void* msg) {
 
 void Netlink::set_link_up(int ifindex, std::uint32_t mtu) {
   std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = RTM_NEWLINK;
-  auto* ifm = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
-  ifm->ifi_family = AF_UNSPEC;
-  ifm->ifi_index = ifindex;
+  nlmsghdr* nlh = put_link_message(buf, RTM_NEWLINK, ifindex);
+  auto* ifm = static_cast<ifinfomsg*>(mnl_nlmsg_get_payload(nlh));
   ifm->ifi_flags = IFF_UP;
   ifm->ifi_change = IFF_UP;
   mnl_attr_put_u32(nlh, IFLA_MTU, mtu);
@@ -110,16 +117,6 @@ void Netlink::add_route(int ifindex, const config::Prefix& prefix) {
 
 bool Netlink::delete_route(int ifindex, const config::Prefix& prefix) {
   return route_request(ifindex, prefix, RTM_DELROUTE, 0) == 0;
-}
-
-void Netlink::delete_link(int ifindex) {
-  std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
-  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
-  nlh->nlmsg_type = RTM_DELLINK;
-  auto* ifm = static_cast<ifinfomsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(ifinfomsg)));
-  ifm->ifi_family = AF_UNSPEC;
-  ifm->ifi_index = ifindex;
-  if (int err = transact(nlh); err && err != ENODEV) fail(err, "delete link");
 }
 
 }  // namespace ncgw::gateway

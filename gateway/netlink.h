@@ -27,8 +27,6 @@ class Netlink {
   void add_route(int ifindex, const config::Prefix& prefix);
   // Deletes that route; returns false if it was not there.
   bool delete_route(int ifindex, const config::Prefix& prefix);
-  // Deletes the link (used for persistent TUN devices we created).
-  void delete_link(int ifindex);
 
  private:
   // Sends the message in buf_ and reads the kernel's answer; returns the errno it carried (0 = ok).
