@@ -91,7 +91,8 @@ d = json.load(sys.stdin); ok = True
 for k in ("a2b", "b2a"):
     s = d[k]; reach = s["frames_in"] - s["dropped_queue"]
     r = s["dropped_loss"] / reach if reach else 0
-    print(f"   {k}: frames_in {s[\"frames_in\"]} dropped_loss {s[\"dropped_loss\"]} ({100*r:.2f}%) dropped_queue {s[\"dropped_queue\"]}")
+    fi, dl, dq = s["frames_in"], s["dropped_loss"], s["dropped_queue"]
+    print(f"   {k}: frames_in {fi} dropped_loss {dl} ({100*r:.2f}%) dropped_queue {dq}")
     ok &= s["dropped_loss"] > 0
 sys.exit(0 if ok else 1)' || fail "linkem dropped nothing: the loss did not happen"
 echo "PASS"
