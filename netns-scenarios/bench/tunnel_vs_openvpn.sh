@@ -51,7 +51,7 @@ measure() {
   local name=$1 f0 f1
   PORT=$((PORT + 1))
   WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "$name: no ping h1 -> h2"
-  ns_bg h2 iperf3 -s -1 -p "$PORT"
+  ns_bg h2 iperf3 -s -1 -p "$PORT" > "$WORK/server_$name.txt" 2>&1
   local srv=$LAST_PID
   sleep 0.5
   f0=$(frag_creates)
