@@ -4,7 +4,8 @@
 # BYTES each, back to back in one invocation (ours first, then libudt).
 #   a 192.168.79.1 -- veth, tbf RATE on both egresses -- 192.168.79.2 b
 # Prints throughput (receiver's wall clock, from its start to the last byte) and CPU seconds per GB
-# (sender + receiver, user + system) for each; last line: ncgw_udt_gbps=X libudt_gbps=Y ratio=R.
+# (sender + receiver, user + system; and each side) for each; last line: ncgw_udt_gbps=X libudt_gbps=Y ratio=R.
+# FROM_FILE=1: ncgw-udt sends a file of zeros (--file) instead of reading a pipe on stdin.
 # Usage: udt_tbf_bench.sh BUILD_DIR [BYTES] [RATE]   (as root; BUILD_DIR holds ncgw-udt and
 #        udt_ns_peer, a Release build; defaults 500000000 bytes, 1gbit). The machine's other load
 #        shows in the figures: compare only figures of the same run.
@@ -37,8 +38,14 @@ ns_bg b /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_rx" "$TOOL" udt-recv --role li
   --local 192.168.79.2:9300 --file /dev/null --timeout 300 2> "$DIR/ours_rx.err"
 RX=$LAST_PID
 sleep 0.3
-nsx a /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_tx" bash -c \
-  "head -c $BYTES /dev/zero | '$TOOL' udt-send --role caller --peer 192.168.79.2:9300 --timeout 300"
+if [ "${FROM_FILE:-0}" = 1 ]; then  # FROM_FILE=1: ncgw-udt reads a file of zeros instead of a pipe
+  head -c "$BYTES" /dev/zero > "$DIR/zeros"
+  nsx a /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_tx" "$TOOL" udt-send --role caller \
+    --peer 192.168.79.2:9300 --file "$DIR/zeros" --timeout 300
+else
+  nsx a /usr/bin/time -f "$TIMEFMT" -o "$DIR/ours_tx" bash -c \
+    "head -c $BYTES /dev/zero | '$TOOL' udt-send --role caller --peer 192.168.79.2:9300 --timeout 300"
+fi
 wait $RX
 
 # libudt: their listener in b receives, their caller in a sends zeros (no checksum work)
@@ -55,7 +62,7 @@ report() {  # name rx_file tx_file -> prints a line on stderr, echoes gbps
   read -r tx_e tx_u tx_s < <(tail -1 "$3")
   awk -v n="$1" -v b="$BYTES" -v e="$rx_e" -v c="$rx_u $rx_s $tx_u $tx_s" 'BEGIN {
     split(c, x, " "); cpu = x[1] + x[2] + x[3] + x[4];
-    printf "%s: %.2f s, %.3f Gbit/s, CPU %.2f s per GB (sender+receiver)\n", n, e, b * 8 / e / 1e9, cpu / (b / 1e9) > "/dev/stderr";
+    printf "%s: %.2f s, %.3f Gbit/s, CPU %.2f s per GB (sender+receiver; sender %.2f, receiver %.2f)\n", n, e, b * 8 / e / 1e9, cpu / (b / 1e9), (x[3] + x[4]) / (b / 1e9), (x[1] + x[2]) / (b / 1e9) > "/dev/stderr";
     printf "%.3f\n", b * 8 / e / 1e9 }'
 }
 OURS=$(report "ncgw_udt" "$DIR/ours_rx" "$DIR/ours_tx")
