@@ -6,7 +6,8 @@
 
 namespace ncgw::tcpnc {
 
-Receiver::Receiver(const TcpncCoreSettings& s, std::size_t max_packet) {
+Receiver::Receiver(const TcpncCoreSettings& s, std::size_t max_packet)
+    : ack_every_(std::max<std::uint32_t>(1, s.ack_every)), max_ack_delay_(std::chrono::microseconds(s.max_ack_delay_us)) {
   cfg_.max_open = coding_windows(s);
   cfg_.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
   cfg_.max_packet = max_packet;
@@ -30,6 +31,8 @@ void Receiver::stop() {
   decoder_.reset();
   ranges_.clear();
   ack_pending_ = false;
+  ack_deadline_.reset();
+  unacked_ = 0;
   any_cw_ = false;
   highest_cw_ = oldest_cw_seen_ = 0;
 }
@@ -37,7 +40,12 @@ void Receiver::stop() {
 void Receiver::on_data(const DataHeader& d, std::span<const std::uint8_t> coded, TimePoint now) {
   if (!decoder_) return;
   ++ctr_.combinations_received;
-  ack_pending_ = true;  // every combination is acknowledged, duplicates included
+  // Delayed ACK (as TCP): every ack_every-th datagram, or max_ack_delay after the first one; at
+  // once for anything out of order (a gap, a late or duplicate arrival): that is what the sender's
+  // loss detection waits for.
+  const bool in_order = ranges_.empty() || d.tx == ranges_.largest() + 1;
+  if (!in_order || ++unacked_ >= ack_every_) ack_pending_ = true;
+  else if (!ack_deadline_) ack_deadline_ = now + max_ack_delay_;
   if (ranges_.contains(d.tx)) { ++ctr_.duplicate_tx; return; }
   const auto parsed = coding::parse_combination(coded);
   if (!parsed) { ++ctr_.malformed; return; }
@@ -76,6 +84,10 @@ void Receiver::fill_cws(AckFrame& a) const {
   }
 }
 
+void Receiver::on_timeout(TimePoint now) {
+  if (ack_deadline_ && *ack_deadline_ <= now) ack_pending_ = true;
+}
+
 std::optional<std::size_t> Receiver::poll_ack(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   if (!decoder_ || !ack_pending_ || ranges_.empty()) return std::nullopt;
   AckFrame a;
@@ -88,6 +100,8 @@ std::optional<std::size_t> Receiver::poll_ack(std::span<std::uint8_t> out, const
   const std::size_t n = write_ack(out, h, a);
   if (n == 0) return std::nullopt;
   ack_pending_ = false;
+  ack_deadline_.reset();
+  unacked_ = 0;
   ++ctr_.acks_sent;
   return n;
 }

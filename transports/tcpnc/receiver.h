@@ -41,6 +41,10 @@ class Receiver {
 
   // A DATA datagram's header and coded part (coding header + payload) arrived at `now`.
   void on_data(const DataHeader& d, std::span<const std::uint8_t> coded, TimePoint now);
+  // Makes a delayed ACK due once its delay has passed.
+  void on_timeout(TimePoint now);
+  // When a delayed ACK falls due, if one is waiting.
+  std::optional<TimePoint> next_deadline() const { return ack_pending_ ? std::nullopt : ack_deadline_; }
   // Writes an ACK if one is owed; returns its size.
   std::optional<std::size_t> poll_ack(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   // Copies the next in-order decoded packet into `out`.
@@ -57,7 +61,11 @@ class Receiver {
   std::optional<coding::Decoder> decoder_;
   AckRanges ranges_;
   mutable std::array<coding::CwStatus, kMaxAckCws> scratch_{};
-  bool ack_pending_ = false;
+  bool ack_pending_ = false;                 // an ACK is owed now
+  std::optional<TimePoint> ack_deadline_;    // a delayed ACK is owed then
+  std::uint32_t unacked_ = 0;                // DATA received since the last ACK
+  std::uint32_t ack_every_ = 2;
+  transport::Duration max_ack_delay_{};
   std::uint64_t highest_cw_ = 0;
   bool any_cw_ = false;
   std::uint64_t oldest_cw_seen_ = 0;   // decoder's oldest CW at the last look (counts decodes)

@@ -33,6 +33,8 @@ struct TcpncCoreSettings {
   std::uint32_t flush_us = 1000;             // a partly filled CW is closed after this much idle input
   std::uint32_t adapt_interval_ms = 100;     // how often (n, k) is re-chosen from the estimate
   std::uint32_t hello_interval_ms = 250;     // HELLO repetition while connecting
+  std::uint32_t ack_every = 2;               // delayed ACK: acknowledge every this many DATA ...
+  std::uint32_t max_ack_delay_us = 5000;     // ... or this long after the first unacknowledged one
 };
 
 // Link buffer in packets: the setting, or R_max x CWND_max.

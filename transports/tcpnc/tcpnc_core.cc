@@ -79,6 +79,7 @@ void TcpncCore::on_timeout(TimePoint now) {
   if (!established() && now >= next_hello_) hello_due_ = true;
   if (established() && now >= last_sent_ + std::chrono::milliseconds(s_.keepalive_ms)) keepalive_due_ = true;
   sender_.on_timeout(now);
+  receiver_.on_timeout(now);
 }
 
 transport::SendResult TcpncCore::send(std::span<const std::uint8_t> ip_packet, TimePoint now) {
@@ -122,6 +123,7 @@ std::optional<std::size_t> TcpncCore::poll_deliver(std::span<std::uint8_t> out) 
 std::optional<TimePoint> TcpncCore::next_deadline() const {
   std::optional<TimePoint> t = sender_.next_deadline();
   auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
+  if (const auto r = receiver_.next_deadline()) take(*r);
   if (established()) {
     take(last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms));
     if (!keepalive_due_) take(last_sent_ + std::chrono::milliseconds(s_.keepalive_ms));
