@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang-14 in build-fuzz/ and runs each for FUZZ_SECONDS
+# (default 60), with its saved corpus as the seed set (new finds go to build-fuzz/corpus-NAME/;
+# copy the interesting ones into tests/fuzz/<area>/corpus/). Usage: scripts/fuzz.sh [NAME...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNCGW_FUZZ=ON >/dev/null
+declare -A corpus=(
+  [plain_datagram]=tests/fuzz/plain/corpus
+  [coding_decoder]=tests/fuzz/coding/corpus
+  [tcpnc_packet]=tests/fuzz/tcpnc/corpus
+  [udt_packet]=tests/fuzz/udt/corpus
+)
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")
+for t in "${targets[@]}"; do
+  cmake --build build-fuzz -j"${NCGW_JOBS:-2}" --target "fuzz_$t"
+  mkdir -p "build-fuzz/corpus-$t"
+  bin=$(find build-fuzz -name "fuzz_$t" -type f -executable | head -1)
+  echo "== fuzz_$t for ${FUZZ_SECONDS:-60} s"
+  "$bin" -max_total_time="${FUZZ_SECONDS:-60}" -print_final_stats=1 "build-fuzz/corpus-$t" "${corpus[$t]}"
+done
