@@ -61,6 +61,8 @@ class Sender {
   bool error() const { return error_; }
   // All input read and handed to UDT.
   bool all_queued() const { return eof_ && len_ == off_; }
+  // True when the sender would read more input now (its buffer is empty and input remains).
+  bool wants_input() const { return !eof_ && len_ == off_; }
 
  private:
   int fd_;
@@ -162,7 +164,7 @@ int run(const Options& o, bool sending) {
       return true;
     }
     return sending ? snd.step(c, now) : rcv.step(c);
-  }, timeout, sending && fd == 0 ? 0 : -1);
+  }, timeout, [&] { return sending && fd == 0 && snd.wants_input() ? 0 : -1; });
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Connection* c = id ? ep.find(*id) : nullptr;
   if (c) {

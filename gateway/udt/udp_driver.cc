@@ -178,7 +178,8 @@ void UdpDriver::wait(TimePoint now, int extra_fd, bool want_write) {
   ppoll(fds, extra_fd >= 0 ? 2 : 1, &ts, nullptr);
 }
 
-bool UdpDriver::run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout, int extra_fd) {
+bool UdpDriver::run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout,
+                    const std::function<int()>& input_fd) {
   const TimePoint end = now() + timeout;
   for (;;) {
     TimePoint t = now();
@@ -192,7 +193,7 @@ bool UdpDriver::run(const std::function<bool(TimePoint)>& step, std::chrono::nan
     t = now();
     const bool flushed = transmit_all(t);
     if (t >= end) return false;
-    wait(now(), extra_fd, !flushed);
+    wait(now(), input_fd ? input_fd() : -1, !flushed);
   }
 }
 

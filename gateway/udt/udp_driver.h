@@ -24,8 +24,11 @@ class UdpDriver {
   // Core time now (steady clock).
   static TimePoint now();
   // Runs the loop, calling step(now) every iteration, until step returns true or `timeout` passes;
-  // returns step's last answer. `extra_fd` (if >= 0) also wakes the loop when readable.
-  bool run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout, int extra_fd = -1);
+  // returns step's last answer. `input_fd`, if given, names a descriptor that also wakes the loop
+  // when readable, asked anew each iteration (-1: none now, e.g. while the send buffer is full, so a
+  // readable stdin that nobody reads does not spin the loop).
+  bool run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout,
+           const std::function<int()>& input_fd = {});
   // Datagrams sent and received so far.
   std::uint64_t sent() const { return sent_; }
   std::uint64_t received() const { return received_; }
