@@ -87,6 +87,8 @@ class Connection {
   // True if data is ready to read.
   bool readable() const { return rcv_.readable(); }
   // Sends shutdown and closes (queued data is abandoned; wait for send_idle() first to drain).
+  // send_idle() means the peer holds everything readable, not that its application has read it:
+  // libudt 4.11's blocking recvmsg can fail the call under way when the shutdown lands.
   void close(TimePoint now);
 
   ConnState state() const { return state_; }

@@ -100,6 +100,17 @@ class App {
   std::size_t pending_ = 0, off_ = 0;
 };
 
+// Keeps our side serviced (final ACKs, ACK2, keep-alive, their shutdown) until the peer program
+// prints its result line; nothing if it does not within `t`. We close only after this: a SHUTDOWN
+// is no graceful end for libudt 4.11's blocking recvmsg (CUDT::recvmsg throws "Connection was
+// broken" when m_bBroken is set during the call, while acknowledged messages are still buffered),
+// so the end of the transfer is the receiving application's word, not our send buffer draining.
+std::optional<std::string> await_peer_result(UdpDriver& drv, PeerProcess& peer, std::chrono::seconds t) {
+  std::optional<std::string> line;
+  drv.run([&](TimePoint) { return (line = peer.line()).has_value(); }, t);
+  return line;
+}
+
 Result run_case(const Case& c) {
   Result res;
   const std::uint64_t seed = 42;
@@ -141,9 +152,10 @@ Result run_case(const Case& c) {
     return app.step(conn, now);
   }, full() ? 600s : 180s);
   res.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  Connection* conn = ep.find(id);
   EXPECT_TRUE(done) << "timed out";
-  EXPECT_TRUE(conn && conn->state() == ConnState::connected || (conn && conn->peer_closed()))
+  const auto done_line = await_peer_result(drv, peer, full() ? 120s : 60s);
+  Connection* conn = ep.find(id);
+  EXPECT_TRUE(conn && (conn->state() == ConnState::connected || conn->peer_closed()))
       << (conn ? to_string(conn->state()) : "no connection");
   if (conn) {
     res.stats = conn->stats();
@@ -151,7 +163,6 @@ Result run_case(const Case& c) {
     drv.run([](TimePoint) { return true; }, 1s);
   }
   res.ours = app.summary();
-  const auto done_line = peer.wait_line(full() ? 120s : 60s);
   res.theirs = done_line.value_or("(no result)");
   peer.wait_exit(5s);
   std::printf("[interop] %.2f s, ours: %s | theirs: %s | retrans=%llu rcv_loss=%llu rtt=%d us\n", res.seconds,

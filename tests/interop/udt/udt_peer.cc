@@ -37,6 +37,16 @@ int fail(const char* what) {
   return 1;
 }
 
+// Like fail, for the receiver: how far it got and how many packets the library still held readable.
+int fail_receiving(const char* what, UDTSOCKET u, unsigned long long got, unsigned long long want, const char* unit) {
+  const std::string err = UDT::getlasterror().getErrorMessage();
+  int held = -1, len = sizeof held;
+  UDT::getsockopt(u, 0, UDT_RCVDATA, &held, &len);
+  std::printf("error %s: %s (after %llu of %llu %s; %d packets still readable)\n", what, err.c_str(), got, want, unit, held);
+  std::fflush(stdout);
+  return 1;
+}
+
 sockaddr_in parse_addr(const std::string& s) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
@@ -93,14 +103,14 @@ int recv_all(UDTSOCKET u, bool dgram) {
     const unsigned long long n = std::strtoull(arg("messages", "0").c_str(), nullptr, 10);
     while (sum.messages() < n) {
       const int r = UDT::recvmsg(u, reinterpret_cast<char*>(buf.data()), 65536);
-      if (r < 0) return fail("recvmsg");
+      if (r < 0) return fail_receiving("recvmsg", u, sum.messages(), n, "messages");
       sum.add_message(buf.data(), static_cast<std::size_t>(r));
     }
   } else {
     const unsigned long long n = std::strtoull(arg("bytes", "0").c_str(), nullptr, 10);
     while (got < n) {
       const int r = UDT::recv(u, reinterpret_cast<char*>(buf.data()), static_cast<int>(buf.size()), 0);
-      if (r < 0) return fail("recv");
+      if (r < 0) return fail_receiving("recv", u, got, n, "bytes");
       got += static_cast<unsigned long long>(r);
       if (!nocheck) sum.add(buf.data(), static_cast<std::size_t>(r));
     }
