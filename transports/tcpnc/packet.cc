@@ -28,7 +28,6 @@ std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
   if (out.size() < kCommonHeaderSize) return 0;
   out[kOffVersion] = kVersion;
   out[kOffType] = static_cast<std::uint8_t>(h.type);
-  put_be16(out.data() + kOffFlags, 0);
   put_be32(out.data() + kOffSrcSession, h.src_session);
   put_be32(out.data() + kOffDstSession, h.dst_session);
   return kCommonHeaderSize;
@@ -36,7 +35,7 @@ std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
 
 std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h, const DataHeader& d) {
   if (out.size() < kDataHeaderSize || write_common(out, h) == 0) return 0;
-  put_be64(out.data() + kOffDataTx, d.tx);
+  put_be32(out.data() + kOffDataTx, static_cast<std::uint32_t>(d.tx));
   put_be32(out.data() + kOffDataTimestamp, d.timestamp_us);
   return kDataHeaderSize;
 }
@@ -44,7 +43,7 @@ std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h
 std::optional<DataHeader> parse_data(std::span<const std::uint8_t> d, std::span<const std::uint8_t>& coded) {
   if (d.size() < kDataHeaderSize) return std::nullopt;
   DataHeader h;
-  h.tx = get_be64(d.data() + kOffDataTx);
+  h.tx = get_be32(d.data() + kOffDataTx);
   h.timestamp_us = get_be32(d.data() + kOffDataTimestamp);
   coded = d.subspan(kDataHeaderSize);
   return h;

@@ -20,7 +20,8 @@ struct CommonHeader {
 
 // DATA fields before the coding header.
 struct DataHeader {
-  std::uint64_t tx = 0;            // transmission number
+  std::uint64_t tx = 0;            // transmission number (the wire carries its low 32 bits;
+                                   // parse_data returns them, the receiver unwraps)
   std::uint32_t timestamp_us = 0;  // sender clock, echoed in ACKs
 };
 

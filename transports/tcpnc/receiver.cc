@@ -37,8 +37,10 @@ void Receiver::stop() {
   highest_cw_ = oldest_cw_seen_ = 0;
 }
 
-void Receiver::on_data(const DataHeader& d, std::span<const std::uint8_t> coded, TimePoint now) {
+void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> coded, TimePoint now) {
   if (!decoder_) return;
+  DataHeader d = wire;  // 32-bit transmission number on the wire: unwrap next to the largest received
+  if (!ranges_.empty()) d.tx = coding::unwrap32(ranges_.largest() + 1, static_cast<std::uint32_t>(wire.tx));
   ++ctr_.combinations_received;
   // Delayed ACK (as TCP): every ack_every-th datagram, or max_ack_delay after the first one; at
   // once for anything out of order (a gap, a late or duplicate arrival): that is what the sender's

@@ -65,7 +65,8 @@ void Sender::drop_all() {
   enc_.reset();
   for (auto& r : txs_) r = TxRecord{};
   for (auto& c : cws_) c = CwState{};
-  seen_ = next_tx_ = oldest_in_flight_ = largest_acked_ = examined_ = 0;
+  seen_ = 0;
+  next_tx_ = oldest_in_flight_ = largest_acked_ = examined_ = s_.initial_tx;
   holes_count_ = 0;
   any_acked_ = false;
   in_flight_ = 0;

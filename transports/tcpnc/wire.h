@@ -24,26 +24,26 @@ enum class PacketType : std::uint8_t {
 // Common header (every datagram).
 inline constexpr std::size_t kOffVersion = 0;     // u8 kVersion
 inline constexpr std::size_t kOffType = 1;        // u8 PacketType
-inline constexpr std::size_t kOffFlags = 2;       // u16 reserved, sent as 0, ignored
-inline constexpr std::size_t kOffSrcSession = 4;  // u32 sender's session id (non-zero, random per start)
-inline constexpr std::size_t kOffDstSession = 8;  // u32 receiver's session id as the sender knows it (0: unknown)
-inline constexpr std::size_t kCommonHeaderSize = 12;
+inline constexpr std::size_t kOffSrcSession = 2;  // u32 sender's session id (non-zero, random per start)
+inline constexpr std::size_t kOffDstSession = 6;  // u32 receiver's session id as the sender knows it (0: unknown)
+inline constexpr std::size_t kCommonHeaderSize = 10;
 
 // DATA body (after the common header).
-inline constexpr std::size_t kOffDataTx = 12;         // u64 transmission number (every datagram of the data stream)
-inline constexpr std::size_t kOffDataTimestamp = 20;  // u32 sender clock, microseconds (low 32 bits)
-inline constexpr std::size_t kDataHeaderSize = 24;    // the coding header (coding/wire.h) follows
+inline constexpr std::size_t kOffDataTx = 10;         // u32 low 32 bits of the transmission number
+                                                      // (the receiver unwraps it next to the largest received)
+inline constexpr std::size_t kOffDataTimestamp = 14;  // u32 sender clock, microseconds (low 32 bits)
+inline constexpr std::size_t kDataHeaderSize = 18;    // the coding header (coding/wire.h) follows
 
 // ACK body.
-inline constexpr std::size_t kOffAckSeen = 12;        // u64 cumulative DoF ("seen") number
-inline constexpr std::size_t kOffAckLargest = 20;     // u64 largest transmission number received
-inline constexpr std::size_t kOffAckDelay = 28;       // u32 microseconds between that arrival and this ACK
-inline constexpr std::size_t kOffAckTsEcho = 32;      // u32 timestamp of the largest transmission received
-inline constexpr std::size_t kOffAckFirstCw = 36;     // u32 low bits of the oldest incomplete CW's id
-inline constexpr std::size_t kOffAckCwCount = 40;     // u8 CW entries that follow
-inline constexpr std::size_t kOffAckRangeCount = 41;  // u8 extra ranges after the first
-inline constexpr std::size_t kOffAckFirstRange = 42;  // u16 transmissions below `largest` also received, contiguously
-inline constexpr std::size_t kAckFixedSize = 44;
+inline constexpr std::size_t kOffAckSeen = 10;        // u64 cumulative DoF ("seen") number
+inline constexpr std::size_t kOffAckLargest = 18;     // u64 largest transmission number received
+inline constexpr std::size_t kOffAckDelay = 26;       // u32 microseconds between that arrival and this ACK
+inline constexpr std::size_t kOffAckTsEcho = 30;      // u32 timestamp of the largest transmission received
+inline constexpr std::size_t kOffAckFirstCw = 34;     // u32 low bits of the oldest incomplete CW's id
+inline constexpr std::size_t kOffAckCwCount = 38;     // u8 CW entries that follow
+inline constexpr std::size_t kOffAckRangeCount = 39;  // u8 extra ranges after the first
+inline constexpr std::size_t kOffAckFirstRange = 40;  // u16 transmissions below `largest` also received, contiguously
+inline constexpr std::size_t kAckFixedSize = 42;
 // Per CW entry, for CWs first_cw, first_cw + 1, ...: u8 rank held, u8 flags.
 inline constexpr std::size_t kAckCwEntrySize = 2;
 inline constexpr std::uint8_t kCwFlagComplete = 0x01;  // decoded (rank == n)
@@ -61,11 +61,11 @@ inline constexpr std::size_t kMaxAckSize =
     kAckFixedSize + kMaxAckCws * kAckCwEntrySize + kMaxAckRanges * kAckRangeSize;
 
 // HELLO / HELLO_ACK body.
-inline constexpr std::size_t kOffHelloVersion = 12;   // u32 protocol version (kVersion)
-inline constexpr std::size_t kOffHelloMaxPacket = 16; // u16 largest source packet the decoder takes
-inline constexpr std::size_t kOffHelloMaxN = 18;      // u8 largest CW the decoder takes
-inline constexpr std::size_t kOffHelloMaxOpen = 19;   // u8 CWs the decoder holds at once
-inline constexpr std::size_t kHelloSize = 20;
+inline constexpr std::size_t kOffHelloVersion = 10;   // u32 protocol version (kVersion)
+inline constexpr std::size_t kOffHelloMaxPacket = 14; // u16 largest source packet the decoder takes
+inline constexpr std::size_t kOffHelloMaxN = 16;      // u8 largest CW the decoder takes
+inline constexpr std::size_t kOffHelloMaxOpen = 17;   // u8 CWs the decoder holds at once
+inline constexpr std::size_t kHelloSize = 18;
 
 // KEEPALIVE has the common header only.
 inline constexpr std::size_t kKeepaliveSize = kCommonHeaderSize;
