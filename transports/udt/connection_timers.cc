@@ -82,7 +82,9 @@ std::optional<TimePoint> Connection::next_deadline() const {
 
 void Connection::close(TimePoint now) {
   (void)now;
-  if (state_ == ConnState::connected) queue_control(wire::ControlType::shutdown, 0, {});
+  if (state_ == ConnState::connected) {
+    for (int i = 0; i < wire::kShutdownCopies; ++i) queue_control(wire::ControlType::shutdown, 0, {});
+  }
   if (state_ == ConnState::connected || state_ == ConnState::connecting) state_ = ConnState::closed;
 }
 

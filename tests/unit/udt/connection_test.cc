@@ -195,3 +195,35 @@ TEST(UdtConnection, SilentPeerBreaksTheConnection) {
 
 }  // namespace
 }  // namespace ncgw::udt
+
+namespace ncgw::udt {
+namespace {
+
+// The peer learns of a close even when the first SHUTDOWN (or the first two) is lost.
+TEST(UdtConnection, CloseSurvivesLostShutdowns) {
+  Pair p;
+  ConnectionSettings s;
+  p.b.listen(s);
+  const auto id = p.a.connect(kB, s, p.net.now());
+  std::optional<std::int32_t> acc;
+  ASSERT_TRUE(p.net.run_until([&] {
+    if (!acc) acc = p.b.accept();
+    return acc && p.a.find(id)->connected();
+  }, p.net.now() + 2s));
+  int shutdowns_dropped = 0;
+  p.net.drop = [&](const PeerAddress&, const std::vector<std::uint8_t>& b) {
+    const bool is_shutdown = b[0] == 0x80 && b[1] == 0x05;  // control type 5
+    if (is_shutdown && shutdowns_dropped < wire::kShutdownCopies - 1) {
+      ++shutdowns_dropped;
+      return true;
+    }
+    return false;
+  };
+  p.a.find(id)->close(p.net.now());
+  Connection* l = p.b.find(*acc);
+  EXPECT_TRUE(p.net.run_until([&] { return l->peer_closed(); }, p.net.now() + 100ms));
+  EXPECT_EQ(shutdowns_dropped, wire::kShutdownCopies - 1);
+}
+
+}  // namespace
+}  // namespace ncgw::udt
