@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import gateways, metrics, netns, report, scenario, tools
+from . import gateways, metrics, netns, openvpn, report, scenario, tools
 from .topology import Topology
 from .traffic import Traffic
 
@@ -18,8 +18,9 @@ def parse_args(argv):
     """Command-line arguments."""
     p = argparse.ArgumentParser(prog="run-scenario", description=__doc__)
     p.add_argument("scenario", help="scenario YAML file")
-    p.add_argument("--variant", action="append", choices=scenario.VARIANTS,
-                   help="run only this variant (repeatable; default: the file's `variants`)")
+    p.add_argument("--variant", action="append",
+                   help="run only this variant (repeatable; default: the file's `variants`): "
+                        "e2e, tunnel, openvpn-tcp or a name the file's `variants` declares")
     p.add_argument("--transport", choices=scenario.TRANSPORTS, help="tunnel transport (overrides the file)")
     p.add_argument("--case", action="append", help="run only this case (repeatable)")
     p.add_argument("--sweep", help="comma-separated values of the swept parameter (overrides the file)")
@@ -60,26 +61,32 @@ def _raise_interrupt(signum, frame):
 
 def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
     """Builds, runs and tears down one run; returns its result dict."""
-    label = (f"[{idx + 1}/{total}] {run['case']} "
-             f"{'tunnel(' + transport + ')' if run['variant'] == 'tunnel' else 'e2e'} "
+    kind = run.get("kind", run["variant"])
+    vlabel = f"tunnel({transport})" if kind == "tunnel" else run["variant"]
+    if kind == "tunnel" and run["variant"] != "tunnel":
+        vlabel = f"{run['variant']}({transport})"
+    label = (f"[{idx + 1}/{total}] {run['case']} {vlabel} "
              + (f"{sc['sweep']['parameter']}={run['sweep_value']} " if run["sweep_value"] is not None else "")
              + f"rep {run['rep'] + 1}")
     run_dir = os.path.join(out_dir, f"run-{idx + 1:04d}")
     os.makedirs(run_dir, exist_ok=True)
     ns = netns.Namespaces(f"ncs{os.getpid()}r{idx}-")
     result = {k: run[k] for k in ("case", "variant", "sweep_value", "rep", "seed", "params")}
-    result.update({"transport": transport if run["variant"] == "tunnel" else None, "dir": run_dir})
+    result.update({"kind": kind, "transport": transport if kind == "tunnel" else
+                   ("openvpn-tcp" if kind == "openvpn-tcp" else None), "dir": run_dir})
     t0 = time.time()
     try:
         body = run["body"]
         topo = Topology(ns, body, tl, run_dir, sock_dir, run["seed"])
-        topo.build(use_tunnel=run["variant"] == "tunnel")
+        topo.build(use_tunnel=kind in ("tunnel", "openvpn-tcp"))
         result["links"] = [{"name": topo.link_name(l), "a": l["a"], "b": l["b"], "subnet": l["subnet"],
                             "addr_a": l["addr_a"], "addr_b": l["addr_b"]} for l in topo.links]
         result["warnings"] = topo.warnings
         result["linkem_seeds"] = {n: le["seed"] for n, le in topo.linkems.items()}
-        gws = {}
-        if run["variant"] == "tunnel":
+        gws, ovpn = {}, {}
+        if kind == "openvpn-tcp":
+            ovpn = openvpn.start(ns, topo, body.get("openvpn") or {}, run_dir)
+        if kind == "tunnel":
             cfgs = gateways.configs(topo, transport, body.get("gateway") or {}, sock_dir)
             gws = gateways.start(ns, tl["ncgw"], cfgs, run_dir)
         traffic = Traffic(ns, topo, body["flows"], run_dir, body.get("duration") or 10, label,
@@ -89,6 +96,8 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
         result["flows"] = traffic.results()
         result["linkem"] = topo.linkem_stats()
         result["gateways"] = {g: gateways.status(tl["ncgw"], s["socket"]) for g, s in gws.items()}
+        if ovpn:
+            result["gateways"] = openvpn.status(ns, ovpn)
         result["metrics"] = metrics.run_metrics(result["flows"])
     except Exception as e:
         result["error"] = f"{type(e).__name__}: {e}"
@@ -108,18 +117,19 @@ def main(argv=None):
     transport = args.transport or sc.get("transport", "plain")
     runs = scenario.expand(sc, overrides(args))
     variants = list(dict.fromkeys(r["variant"] for r in runs))
-    tl = tools.find(args, need_ncgw="tunnel" in variants)
+    kinds = {r["variant"]: r.get("kind", r["variant"]) for r in runs}
+    tl = tools.find(args, need_ncgw="tunnel" in kinds.values())
     started = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     out_dir = args.out or os.path.join(tools.REPO, "netns-scenarios", "results", f"{sc['name']}-{started}")
     os.makedirs(out_dir, exist_ok=True)
     sock_dir = tempfile.mkdtemp(prefix=f"ncs{os.getpid()}-")
     doc = {"scenario": sc["name"], "file": os.path.abspath(args.scenario), "started": started,
-           "command": sys.argv, "git": _git_rev(), "transport": transport, "variants": variants,
+           "command": sys.argv, "git": _git_rev(), "transport": transport, "variants": variants, "variant_kinds": kinds,
            "sweep_parameter": (sc.get("sweep") or {}).get("parameter"),
            "repetitions": runs[-1]["rep"] + 1 if runs else 0,
            "seed": runs[0]["seed"] if runs else None, "tools": tl, "runs": [], "summary": []}
     print(f"{sc['name']}: {len(runs)} runs, variants {variants}"
-          + (f", tunnel transport: {transport}" if "tunnel" in variants else "") + f"; output {out_dir}",
+          + (f", tunnel transport: {transport}" if "tunnel" in kinds.values() else "") + f"; output {out_dir}",
           flush=True)
     failed = 0
     try:

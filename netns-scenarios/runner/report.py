@@ -44,13 +44,19 @@ def markdown(doc):
                          " | ".join(cells) + f" | {_f(r['total_goodput_mbps'])} | {_f(r['jain'])} |"
                          f" {_f(r['mean_rtt_ms'], 1)} | {_f(r['power'], 1)} | {r['runs']}"
                          + (f" ({r['failed_flows']} failed flows)" if r["failed_flows"] else "") + " |")
-        lines += [""] + ratio_lines(rows) + [""]
+        lines += [""] + (ratio_lines(rows) if set(doc["variants"]) <= {"e2e", "tunnel"}
+                         else ratio_matrix_lines(doc, rows)) + [""]
     return "\n".join(lines)
 
 
+def _kind(doc, v):
+    """Kind (e2e | tunnel | openvpn-tcp) of variant name `v`."""
+    return (doc.get("variant_kinds") or {}).get(v, v)
+
+
 def _variant_label(doc, v):
-    """'e2e' or 'tunnel (transport: X)'."""
-    return f"tunnel (transport: {doc['transport']})" if v == "tunnel" else v
+    """'e2e' or 'tunnel (transport: X)' (a named tunnel variant: 'NAME (transport: X)')."""
+    return f"{v} (transport: {doc['transport']})" if _kind(doc, v) == "tunnel" else v
 
 
 def ratios(rows):
@@ -75,6 +81,27 @@ def ratio_lines(rows):
     return lines
 
 
+def ratio_matrix_lines(doc, rows):
+    """With named variants: total goodput of every non-e2e variant divided by that of every
+    e2e-kind variant, per point (markdown lines; empty without both kinds)."""
+    e2es = [v for v in doc["variants"] if _kind(doc, v) == "e2e"]
+    others = [v for v in doc["variants"] if _kind(doc, v) != "e2e"]
+    if not e2es or not others:
+        return []
+    tot = {(r["variant"], r["sweep_value"]): r["total_goodput_mbps"] for r in rows}
+    points = list(dict.fromkeys(r["sweep_value"] for r in rows))
+    pairs = [(o, e) for o in others for e in e2es]
+    lines = ["| point | " + " | ".join(f"{o} / {e}" for o, e in pairs) + " |",
+             "|---|" + "---|" * len(pairs)]
+    for pt in points:
+        cells = []
+        for o, e in pairs:
+            a, b = tot.get((e, pt)), tot.get((o, pt))
+            cells.append(_f(b / a, 2) if a and b is not None else "-")
+        lines.append(f"| {'-' if pt is None else pt} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def plots(doc, out_dir):
     """Per case: goodput per session against the sweep value (one line per session and variant)
     and total goodput; returns the PNG paths."""
@@ -84,14 +111,18 @@ def plots(doc, out_dir):
     for case in dict.fromkeys(r["case"] for r in agg):
         rows = [r for r in agg if r["case"] == case]
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 4.5))
-        for variant in dict.fromkeys(r["variant"] for r in rows):
+        variants = list(dict.fromkeys(r["variant"] for r in rows))
+        named = not set(variants) <= {"e2e", "tunnel"}
+        for vi, variant in enumerate(variants):
             vr = [r for r in rows if r["variant"] == variant]
             xs = [_x(r["sweep_value"], i) for i, r in enumerate(vr)]
-            style = "-o" if variant == "e2e" else "--s"
+            style = "-o" if _kind(doc, variant) == "e2e" else "--s"
+            nflows = len(vr[0]["flows"])
             for j, n in enumerate(vr[0]["flows"]):
                 ax1.errorbar(xs, [r["flows"][n]["goodput_mbps"] for r in vr],
                              yerr=[r["flows"][n]["goodput_sd"] for r in vr], fmt=style, capsize=3,
-                             color=f"C{j}", label=f"{n} {_variant_label(doc, variant)}")
+                             color=f"C{(vi * nflows + j) % 10 if named else j}",
+                             label=f"{n} {_variant_label(doc, variant)}")
             ax2.errorbar(xs, [r["total_goodput_mbps"] for r in vr],
                          yerr=[r["total_goodput_mbps_sd"] for r in vr], fmt=style, capsize=3,
                          label=_variant_label(doc, variant))

@@ -1,12 +1,14 @@
 """Scenario files: loading, validation, ${parameter} substitution and expansion into runs."""
+import ast
 import copy
 import itertools
+import operator
 import re
 
 import yaml
 
 NODE_TYPES = ("host", "gateway")
-VARIANTS = ("e2e", "tunnel")
+VARIANTS = ("e2e", "tunnel", "openvpn-tcp")   # variant kinds; a named variant has one of them
 TRANSPORTS = ("plain", "tcpnc", "udt")
 _PARAM = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
@@ -51,7 +53,8 @@ def validate(sc):
         for end in ("from", "to"):
             _require(f.get(end) in nodes, f"flow {f['name']}: unknown node '{f.get(end)}'")
     for v in sc.get("variants", ["e2e"]):
-        _require(v in VARIANTS, f"variants: '{v}' is not e2e or tunnel")
+        _require(variant_kind(v) in VARIANTS,
+                 f"variants: '{v}': kind must be one of {', '.join(VARIANTS)}")
     _require(sc.get("transport", "plain") in TRANSPORTS, "transport: plain, tcpnc or udt")
     link_names = {l.get("name", f"{l['a']}-{l['b']}") for l in sc["links"]}
     for i, e in enumerate(sc.get("events") or []):
@@ -61,6 +64,57 @@ def validate(sc):
         for end in ("a", "b"):
             _require(nodes.get(t.get(end), {}).get("type") == "gateway",
                      f"tunnels[{i}].{end}: must name a gateway")
+
+
+def variant_name(v):
+    """Name of a `variants` entry: a kind (`e2e`) or a mapping {name, kind, set: {params}}."""
+    return v["name"] if isinstance(v, dict) else v
+
+
+def variant_kind(v):
+    """Kind of a `variants` entry (e2e | tunnel | openvpn-tcp)."""
+    return v.get("kind", v.get("name")) if isinstance(v, dict) else v
+
+
+_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+        ast.Div: operator.truediv, ast.Pow: operator.pow, ast.USub: operator.neg}
+
+
+def arith(text):
+    """Value of an arithmetic expression of numbers, + - * / ** and parentheses (no names)."""
+    def ev(n):
+        if isinstance(n, ast.Expression):
+            return ev(n.body)
+        if isinstance(n, ast.Constant) and isinstance(n.value, (int, float)):
+            return n.value
+        if isinstance(n, ast.BinOp) and type(n.op) in _OPS:
+            return _OPS[type(n.op)](ev(n.left), ev(n.right))
+        if isinstance(n, ast.UnaryOp) and type(n.op) in _OPS:
+            return _OPS[type(n.op)](ev(n.operand))
+        raise ScenarioError(f"parameter expression '{text}': only numbers and + - * / ** ( )")
+    return ev(ast.parse(text, mode="eval"))
+
+
+def resolve_params(params):
+    """Parameters may refer to parameters (`${loss}`), and a string value starting with '='
+    is arithmetic once its references are substituted (e.g. "=${loss} / 3 / (1 - ${loss})").
+    Returns the resolved dict; plain values are left as they are."""
+    out = dict(params)
+    for _ in range(8):
+        changed = False
+        for k, v in out.items():
+            if isinstance(v, str) and _PARAM.search(v):
+                refs = set(_PARAM.findall(v))
+                if not any(isinstance(out.get(r), str) and (_PARAM.search(out[r]) or out[r].startswith("="))
+                           for r in refs if r != k):
+                    out[k] = substitute(v, out)
+                    changed = True
+            elif isinstance(v, str) and v.startswith("="):
+                out[k] = arith(v[1:])
+                changed = True
+        if not changed:
+            break
+    return out
 
 
 def substitute(value, params):
@@ -90,22 +144,31 @@ def expand(sc, overrides):
         missing = [c for c in overrides["cases"] if c not in cases]
         _require(not missing, f"unknown case(s) {missing}; have {list(cases)}")
         cases = {c: cases[c] for c in overrides["cases"]}
-    variants = overrides.get("variants") or sc.get("variants", ["e2e"])
+    declared = {variant_name(v): v for v in sc.get("variants", ["e2e"])}
+    wanted = overrides.get("variants") or list(declared)
+    for v in wanted:
+        _require(v in declared or v in VARIANTS, f"unknown variant '{v}'; have {list(declared)}")
+    variants = [declared.get(v, v) for v in wanted]
     sweep = sc.get("sweep") or {}
     values = overrides.get("sweep_values") or sweep.get("values") or [None]
     reps = int(overrides.get("repetitions") or sc.get("repetitions", 1))
     base_seed = int(overrides.get("seed") if overrides.get("seed") is not None else sc.get("seed", 1))
     runs = []
-    for (case, cparams), variant, value, rep in itertools.product(
+    for (case, cparams), vspec, value, rep in itertools.product(
             cases.items(), variants, values, range(reps)):
+        variant, kind = variant_name(vspec), variant_kind(vspec)
         params = dict(sc.get("parameters") or {})
         params.update(cparams or {})
+        if isinstance(vspec, dict):
+            params.update(vspec.get("set") or {})
         params.update(overrides.get("set") or {})
         if sweep.get("parameter") and value is not None:
             params[sweep["parameter"]] = value
         params["variant"] = variant
+        params = resolve_params(params)
         body = {k: substitute(copy.deepcopy(sc.get(k)), params)
-                for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration", "events")}
-        runs.append({"case": case, "variant": variant, "sweep_value": value, "rep": rep,
+                for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration", "events",
+                          "openvpn")}
+        runs.append({"case": case, "variant": variant, "kind": kind, "sweep_value": value, "rep": rep,
                      "seed": base_seed + rep, "params": params, "body": body})
     return runs

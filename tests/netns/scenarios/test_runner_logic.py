@@ -7,7 +7,7 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                                 "netns-scenarios"))
-from runner import metrics, plan, scenario  # noqa: E402
+from runner import metrics, openvpn, plan, scenario  # noqa: E402
 
 SCEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "netns-scenarios",
                     "scenarios", "paper002-topology2.yaml")
@@ -65,6 +65,56 @@ class Metrics(unittest.TestCase):
         self.assertAlmostEqual(m["total_goodput_mbps"], 3.0)
         self.assertAlmostEqual(m["power"], 3.0 / 0.03)
         self.assertAlmostEqual(m["jain"], 9 / (2 * 5))
+
+
+SWEEP = os.path.join(os.path.dirname(SCEN), "tcpnc-loss-sweep.yaml")
+
+
+class NamedVariants(unittest.TestCase):
+    """Named variants (kind + parameters), derived parameters and the openvpn-tcp plan."""
+
+    def test_named_variants_set_the_flow_cc_and_kind(self):
+        runs = scenario.expand(scenario.load(SWEEP), {"sweep_values": [0.1]})
+        got = {(r["case"], r["variant"]): r for r in runs}
+        self.assertEqual(len(runs), 2 * 5)
+        self.assertEqual(got[("random", "e2e-reno")]["kind"], "e2e")
+        self.assertEqual(got[("random", "e2e-reno")]["body"]["flows"][0]["cc"], "reno")
+        self.assertEqual(got[("random", "e2e-cubic")]["body"]["flows"][0]["cc"], "cubic")
+        self.assertEqual(got[("random", "tcpnc")]["kind"], "tunnel")
+        self.assertEqual(got[("random", "openvpn-tcp-reno")]["kind"], "openvpn-tcp")
+        self.assertEqual(got[("random", "openvpn-tcp-reno")]["body"]["openvpn"]["outer_cc"], "reno")
+        self.assertEqual(got[("random", "tcpnc")]["body"]["links"][1]["a2b"], "loss=bernoulli:0.1")
+
+    def test_gilbert_parameters_give_the_swept_loss_rate(self):
+        r = scenario.expand(scenario.load(SWEEP), {"sweep_values": [0.15], "cases": ["bursty"],
+                                                   "variants": ["e2e-cubic"]})[0]
+        spec = r["body"]["links"][1]["a2b"].split(":", 1)[1]
+        kv = dict(x.split("=") for x in spec.split(","))
+        p, rr = float(kv["p"]), float(kv["r"])
+        self.assertAlmostEqual(p / (p + rr), 0.15)
+        self.assertAlmostEqual(1 / rr, 3.0)
+
+    def test_parameter_arithmetic_is_numbers_only(self):
+        self.assertEqual(scenario.resolve_params({"a": 2, "b": "=${a} * 3"})["b"], 6)
+        with self.assertRaises(scenario.ScenarioError):
+            scenario.arith("__import__('os')")
+
+    def test_unknown_variant_is_rejected(self):
+        with self.assertRaises(scenario.ScenarioError):
+            scenario.expand(scenario.load(SWEEP), {"variants": ["nope"]})
+
+    def test_openvpn_roles_and_command(self):
+        p = openvpn.plan([{"a": "gw1", "b": "gw2"}], {"tun_mtu": 1400})[0]
+        srv = openvpn.args(p, "gw1", "192.168.1.2", "192.168.1.2", "/k")
+        cli = openvpn.args(p, "gw2", "192.168.1.2", "192.168.1.2", "/k")
+        self.assertIn("tcp-server", srv)
+        self.assertIn("tcp-client", cli)
+        self.assertEqual(cli[cli.index("--remote") + 1], "192.168.1.2")
+        self.assertEqual(srv[srv.index("--ifconfig") + 1:srv.index("--ifconfig") + 3],
+                         ["10.98.0.1", "10.98.0.2"])
+        for a in (srv, cli):
+            self.assertEqual(a[a.index("--cipher") + 1], "none")
+            self.assertEqual(a[a.index("--tun-mtu") + 1], "1400")
 
 
 if __name__ == "__main__":
