@@ -67,6 +67,7 @@ class Gateway {
   void deliver(PeerRuntime& from, std::span<std::uint8_t> packet, transport::TimePoint t);
   // Sends a packet the gateway forwards or originates into a peer's core.
   void send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // Writes a packet to the TUN (the kernel routes it), counting it or the error.
   void write_tun(std::span<const std::uint8_t> packet);
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
   void arm_timer(PeerRuntime& peer);
