@@ -31,12 +31,12 @@ void read_fixed(const Node& block, TcpncSettings& s) {
   if (n && !k) n->fail("fixed_k must be set too (set both to disable adaptation, or neither)");
   if (k && !n) k->fail("fixed_n must be set too (set both to disable adaptation, or neither)");
   if (!n) return;
-  s.fixed_n = read_uint_as<std::uint32_t>(*n, 1, 255);
+  s.fixed_n = read_uint_as<std::uint32_t>(*n, 1, kMaxCodingWindow);
   if (*s.fixed_n < s.n_min || *s.fixed_n > s.n_max) {
     n->fail("expected an integer in n_min..n_max (" + std::to_string(s.n_min) + ".." +
             std::to_string(s.n_max) + "), got " + std::to_string(*s.fixed_n));
   }
-  s.fixed_k = read_uint_as<std::uint32_t>(*k, 0, 255);
+  s.fixed_k = read_uint_as<std::uint32_t>(*k, 0, kMaxCodingWindow);
   if (*s.fixed_k > s.k_max) {
     k->fail("expected an integer in 0..k_max (0.." + std::to_string(s.k_max) + "), got " +
             std::to_string(*s.fixed_k));
@@ -84,9 +84,9 @@ TcpncSettings read_tcpnc(const Node& block) {
   read_opt(block, "cwnd_max_packets", s.cwnd_max_packets, 2, 100000);
   read_opt(block, "link_buffer_packets", s.link_buffer_packets, 0, kMaxPackets);
   read_opt(block, "sending_buffer_packets", s.sending_buffer_packets, 0, kMaxPackets);
-  read_opt(block, "n_min", s.n_min, 1, 255);
-  read_opt(block, "n_max", s.n_max, 1, 255);
-  read_opt(block, "k_max", s.k_max, 1, 255);
+  read_opt(block, "n_min", s.n_min, 1, kMaxCodingWindow);
+  read_opt(block, "n_max", s.n_max, 1, kMaxCodingWindow);
+  read_opt(block, "k_max", s.k_max, 1, kMaxCodingWindow);
   if (const auto n = block.find("r_max")) s.r_max = read_real(*n, {1.0, false, 16.0, false});
   if (const auto n = block.find("retransmission_target")) {
     s.retransmission_target = read_real(*n, {0.0, true, 1.0, true});

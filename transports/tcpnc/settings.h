@@ -16,8 +16,8 @@ struct TcpncCoreSettings {
   std::uint32_t link_buffer_packets = 0;     // 0: R_max x CWND_max (paper 002 section 2.2)
   std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer (paper 002 section 2.2)
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
-  std::uint32_t n_max = 32;
-  std::uint32_t k_max = 16;                  // most repairs per CW
+  std::uint32_t n_max = 64;
+  std::uint32_t k_max = 24;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.02;       // target P(a CW needs a retransmission round)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation

@@ -377,15 +377,24 @@ peers:
     tcpnc: {cwnd_max_packets: 300, sending_buffer_packets: 100}
 )",
      "test.yaml:6:60: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (100) must be 0 or at least cwnd_max_packets (300)"},
+    {"n_max_above_coding_window",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: tcpnc
+    tcpnc: {n_max: 65}
+)",
+     "test.yaml:6:20: peers[0].tcpnc.n_max: expected an integer in 1..64, got 65"},
     {"fixed_n_outside_bounds",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
-    tcpnc: {fixed_n: 64, fixed_k: 4}
+    tcpnc: {n_max: 32, fixed_n: 40, fixed_k: 4}
 )",
-     "test.yaml:6:22: peers[0].tcpnc.fixed_n: expected an integer in n_min..n_max (4..32), got 64"},
+     "test.yaml:6:33: peers[0].tcpnc.fixed_n: expected an integer in n_min..n_max (4..32), got 40"},
     {"peer_element_null",
      R"(gateway: {name: gw1}
 peers:
