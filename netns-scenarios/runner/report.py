@@ -102,6 +102,12 @@ def ratio_matrix_lines(doc, rows):
     return lines
 
 
+def _nan(values, missing=float("nan")):
+    """The values with None (a flow that failed in every repetition, or no spread) replaced by
+    `missing`: NaN plots as a gap; error bars pass 0.0 (matplotlib rejects all-NaN error bars)."""
+    return [missing if v is None else v for v in values]
+
+
 def plots(doc, out_dir):
     """Per case: goodput per session against the sweep value (one line per session and variant)
     and total goodput; returns the PNG paths."""
@@ -119,12 +125,12 @@ def plots(doc, out_dir):
             style = "-o" if _kind(doc, variant) == "e2e" else "--s"
             nflows = len(vr[0]["flows"])
             for j, n in enumerate(vr[0]["flows"]):
-                ax1.errorbar(xs, [r["flows"][n]["goodput_mbps"] for r in vr],
-                             yerr=[r["flows"][n]["goodput_sd"] for r in vr], fmt=style, capsize=3,
+                ax1.errorbar(xs, _nan(r["flows"][n]["goodput_mbps"] for r in vr),
+                             yerr=_nan((r["flows"][n]["goodput_sd"] for r in vr), 0.0), fmt=style, capsize=3,
                              color=f"C{(vi * nflows + j) % 10 if named else j}",
                              label=f"{n} {_variant_label(doc, variant)}")
-            ax2.errorbar(xs, [r["total_goodput_mbps"] for r in vr],
-                         yerr=[r["total_goodput_mbps_sd"] for r in vr], fmt=style, capsize=3,
+            ax2.errorbar(xs, _nan(r["total_goodput_mbps"] for r in vr),
+                         yerr=_nan((r["total_goodput_mbps_sd"] for r in vr), 0.0), fmt=style, capsize=3,
                          label=_variant_label(doc, variant))
         for ax, title in ((ax1, "goodput per session"), (ax2, "total goodput")):
             ax.set_xlabel(xlabel)
