@@ -8,7 +8,6 @@
 #include "config/loader.h"
 #include "transports/plain/plain_core.h"
 #include "transports/tcpnc/tcpnc_core.h"
-#include "transports/udt/udt_config.h"
 #include "transports/udt/udt_tunnel_core.h"
 
 namespace ncgw::gateway {
@@ -71,15 +70,28 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
 }
 
+// UDT role when rendezvous is off: the gateway whose name sorts first calls, the other listens.
+udt::TunnelRole udt_role(const config::UdtSettings& u, const std::string& local, const std::string& peer) {
+  if (u.rendezvous) return udt::TunnelRole::rendezvous;
+  return local < peer ? udt::TunnelRole::caller : udt::TunnelRole::listener;
+}
+
 std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer) {
   const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
-  udt::PeerAddress addr;
-  std::copy(host.bytes.begin(), host.bytes.end(), addr.bytes.begin());
-  addr.v6 = host.v6;
-  addr.port = peer.endpoint_port ? peer.endpoint_port : config::default_port(peer.transport);
-  const udt::TunnelRole role = udt::tunnel_role(peer.udt, gw.name, peer.name);
-  udt::UdtTunnelSettings s = udt::tunnel_settings(peer.udt, role, addr);
+  udt::UdtTunnelSettings s = udt::default_tunnel_settings();
+  s.role = udt_role(peer.udt, gw.name, peer.name);
+  std::copy(host.bytes.begin(), host.bytes.end(), s.peer.bytes.begin());
+  s.peer.v6 = host.v6;
+  s.peer.port = peer.endpoint_port ? peer.endpoint_port : config::default_port(peer.transport);
+  s.conn.mss = peer.udt.mss;
+  s.conn.flight_flag_size = peer.udt.flight_flag_size;
+  s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
+  s.conn.recv_buffer_packets = peer.udt.recv_buffer_packets;
   s.seed = run_seed(peer.udt.seed, gw.name, peer);
+  if (peer.udt.channels != 1) {
+    spdlog::warn("peer {}: udt.channels {} requested, but parallel UDT channels are not implemented yet; using 1",
+                 peer.name, peer.udt.channels);
+  }
   // A restarted listener cannot tell the caller (UDT4 has no reset): the caller notices through
   // silence. 3 s keeps the end hosts' TCP sessions alive across a peer restart.
   s.conn.peer_idle_timeout_us = 3'000'000;

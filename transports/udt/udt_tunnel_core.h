@@ -13,7 +13,7 @@ namespace ncgw::udt {
 // Which side opens the connection.
 enum class TunnelRole : std::uint8_t { caller, listener, rendezvous };
 
-// Settings of a UdtTunnelCore (udt_config.h maps config::UdtSettings onto this).
+// Settings of a UdtTunnelCore (gateway/core_factory.cc maps config::UdtSettings onto this).
 struct UdtTunnelSettings {
   TunnelRole role = TunnelRole::caller;
   PeerAddress peer;                    // the peer gateway's UDP address (every datagram is from/to it)
