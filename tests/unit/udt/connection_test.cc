@@ -30,6 +30,19 @@ struct Pair {
     net.attach(&a, kA);
     net.attach(&b, kB);
   }
+  // b listens, a calls; runs until both ends are connected (2 s of virtual time at most).
+  // Returns {caller, listener}, or nulls if the handshake did not complete.
+  std::pair<Connection*, Connection*> connect(const ConnectionSettings& s) {
+    b.listen(s);
+    const auto id = a.connect(kB, s, net.now());
+    std::optional<std::int32_t> acc;
+    const bool up = net.run_until([&] {
+      if (!acc) acc = b.accept();
+      return acc && a.find(id)->connected();
+    }, net.now() + 2s);
+    if (!up) return {nullptr, nullptr};
+    return {a.find(id), b.find(*acc)};
+  }
 };
 
 // Pumps a stream from `src` to `dst`; returns the bytes received.
@@ -50,20 +63,13 @@ std::vector<std::uint8_t> pump_stream(MemNet& net, Connection* src, Connection* 
 TEST(UdtConnection, CallerListenerStreamUnderLoss) {
   Pair p;
   ConnectionSettings s;
-  p.b.listen(s);
-  const auto id = p.a.connect(kB, s, p.net.now());
   transport::Rng loss(5);
   p.net.drop = [&](const PeerAddress&, const std::vector<std::uint8_t>& b) {
     return (b[0] & 0x80) == 0 && loss.bernoulli(0.02);  // 2% of data packets
   };
-  std::optional<std::int32_t> acc;
-  ASSERT_TRUE(p.net.run_until([&] {
-    if (!acc) acc = p.b.accept();
-    return acc && p.a.find(id)->connected();
-  }, p.net.now() + 2s));
-  Connection* c = p.a.find(id);
+  auto [c, l] = p.connect(s);
+  ASSERT_TRUE(c && l);
   ASSERT_TRUE(c->connected());
-  Connection* l = p.b.find(*acc);
   EXPECT_EQ(l->isn(), c->isn());  // the listener adopts the caller's ISN
   const auto data = pattern(2'000'000, 1);
   const auto got = pump_stream(p.net, c, l, data, p.net.now() + 60s);
@@ -79,15 +85,8 @@ TEST(UdtConnection, MessagesBothWaysAcrossSequenceWrap) {
   ConnectionSettings s;
   s.type = SocketType::dgram;
   s.initial_seq = 0x7FFFFFFF - 1000;
-  p.b.listen(s);
-  const auto id = p.a.connect(kB, s, p.net.now());
-  std::optional<std::int32_t> acc;
-  ASSERT_TRUE(p.net.run_until([&] {
-    if (!acc) acc = p.b.accept();
-    return acc && p.a.find(id)->connected();
-  }, p.net.now() + 2s));
-  Connection* c = p.a.find(id);
-  Connection* l = p.b.find(*acc);
+  auto [c, l] = p.connect(s);
+  ASSERT_TRUE(c && l);
   EXPECT_EQ(c->isn(), 0x7FFFFFFF - 1000);
   transport::Rng sizes(3);
   const int kMessages = 3000;
@@ -152,15 +151,8 @@ TEST(UdtConnection, ExpiredMessageIsDroppedAndLaterOnesArrive) {
   Pair p;
   ConnectionSettings s;
   s.type = SocketType::dgram;
-  p.b.listen(s);
-  const auto id = p.a.connect(kB, s, p.net.now());
-  std::optional<std::int32_t> acc;
-  ASSERT_TRUE(p.net.run_until([&] {
-    if (!acc) acc = p.b.accept();
-    return acc && p.a.find(id)->connected();
-  }, p.net.now() + 2s));
-  Connection* c = p.a.find(id);
-  Connection* l = p.b.find(*acc);
+  auto [c, l] = p.connect(s);
+  ASSERT_TRUE(c && l);
   // message 1 (3 packets) is lost entirely the first time; its TTL (50 ms) runs out before EXP.
   int data_seen = 0;
   p.net.drop = [&](const PeerAddress& from, const std::vector<std::uint8_t>& b) {
@@ -178,14 +170,8 @@ TEST(UdtConnection, ExpiredMessageIsDroppedAndLaterOnesArrive) {
 TEST(UdtConnection, SilentPeerBreaksTheConnection) {
   Pair p;
   ConnectionSettings s;
-  p.b.listen(s);
-  const auto id = p.a.connect(kB, s, p.net.now());
-  std::optional<std::int32_t> acc;
-  ASSERT_TRUE(p.net.run_until([&] {
-    if (!acc) acc = p.b.accept();
-    return acc && p.a.find(id)->connected();
-  }, p.net.now() + 2s));
-  Connection* c = p.a.find(id);
+  auto [c, l] = p.connect(s);
+  ASSERT_TRUE(c && l);
   p.net.drop = [](const PeerAddress&, const std::vector<std::uint8_t>&) { return true; };
   c->send_stream(pattern(1000, 1), p.net.now());
   const auto start = p.net.now();
@@ -193,23 +179,12 @@ TEST(UdtConnection, SilentPeerBreaksTheConnection) {
   EXPECT_GT(p.net.now() - start, 30s);  // > 16 EXPs with N x 300 ms backoff
 }
 
-}  // namespace
-}  // namespace ncgw::udt
-
-namespace ncgw::udt {
-namespace {
-
 // The peer learns of a close even when the first SHUTDOWN (or the first two) is lost.
 TEST(UdtConnection, CloseSurvivesLostShutdowns) {
   Pair p;
   ConnectionSettings s;
-  p.b.listen(s);
-  const auto id = p.a.connect(kB, s, p.net.now());
-  std::optional<std::int32_t> acc;
-  ASSERT_TRUE(p.net.run_until([&] {
-    if (!acc) acc = p.b.accept();
-    return acc && p.a.find(id)->connected();
-  }, p.net.now() + 2s));
+  auto [c, l] = p.connect(s);
+  ASSERT_TRUE(c && l);
   int shutdowns_dropped = 0;
   p.net.drop = [&](const PeerAddress&, const std::vector<std::uint8_t>& b) {
     const bool is_shutdown = b[0] == 0x80 && b[1] == 0x05;  // control type 5
@@ -219,8 +194,7 @@ TEST(UdtConnection, CloseSurvivesLostShutdowns) {
     }
     return false;
   };
-  p.a.find(id)->close(p.net.now());
-  Connection* l = p.b.find(*acc);
+  c->close(p.net.now());
   EXPECT_TRUE(p.net.run_until([&] { return l->peer_closed(); }, p.net.now() + 100ms));
   EXPECT_EQ(shutdowns_dropped, wire::kShutdownCopies - 1);
 }
