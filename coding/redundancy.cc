@@ -161,4 +161,25 @@ Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b) {
   return best;
 }
 
+void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out) {
+  if (out.empty()) return;
+  const Chain c(ch);
+  const unsigned n_max = std::min<unsigned>(std::max(b.n_max, 1U), static_cast<unsigned>(out.size() - 1));
+  const auto src = source_dp(c, n_max);
+  const auto rep = repair_dp(c, b.k_max);
+  const FullRankTable table(b.k_max, n_max);
+  std::vector<bool> met(n_max + 1, false);
+  std::fill(out.begin(), out.end(), 0U);
+  met[0] = true;
+  for (unsigned k = 0; k <= b.k_max; ++k) {
+    const RepairWeights w[2] = {weights(rep[0][k], n_max, true, table),
+                                weights(rep[1][k], n_max, true, table)};
+    for (unsigned n = 1; n <= n_max; ++n) {
+      if (met[n] || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
+      out[n] = k;  // the largest allowed k so far: kept if the target is never met
+      met[n] = combine(src[n], n, w).p_retransmit <= b.target_retransmit;
+    }
+  }
+}
+
 }  // namespace ncgw::coding

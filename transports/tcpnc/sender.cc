@@ -157,9 +157,7 @@ void Sender::flush(TimePoint) {
   coding::CwEncoder* e = enc_->filling();
   if (!e || e->count() == 0) return;
   CwState& c = cw(e->cw_id());
-  // Repairs in proportion to the sources the short CW got (at least one while k > 0).
-  const unsigned k = c.planned_k == 0 ? 0
-      : std::max(1u, static_cast<unsigned>(std::ceil(double(c.planned_k) * e->count() / e->planned_n())));
+  const unsigned k = repairs_for(e->count(), e->planned_n(), c.planned_k);
   c.planned_k = k;
   e->set_plan(e->count(), std::min<unsigned>(k, s_.k_max));
   if (!e->closed()) e->close();

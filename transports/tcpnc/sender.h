@@ -127,6 +127,9 @@ class Sender {
   double loss_rate() const;
   void maybe_adapt(TimePoint now);
   void apply_plan();
+  // Repairs for a CW that closed with `count` sources against a plan of (planned_n, planned_k): the
+  // chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
+  unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
 
   TcpncCoreSettings s_;
   std::size_t max_packet_;
@@ -142,6 +145,8 @@ class Sender {
   coding::LossEstimator est_;
   coding::ChooserBounds bounds_;
   coding::Choice choice_{};
+  std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
+  bool short_k_valid_ = false;
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
 
   bool active_ = false;

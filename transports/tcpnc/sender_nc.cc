@@ -51,11 +51,20 @@ void Sender::maybe_adapt(TimePoint now) {
   if (fixed) return;
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
   choice_ = coding::choose_redundancy(ch, bounds_);
+  coding::repairs_by_size(ch, bounds_, short_k_);
+  short_k_valid_ = true;
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return;
   n_ = choice_.n;
   k_ = choice_.k;
   ++ctr_.adaptations;
   apply_plan();
+}
+
+unsigned Sender::repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const {
+  if (planned_k == 0 || count == 0) return 0;
+  if (count >= planned_n) return planned_k;
+  if (short_k_valid_ && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
+  return std::max(1u, static_cast<unsigned>(std::ceil(double(planned_k) * count / std::max(1u, planned_n))));
 }
 
 void Sender::apply_plan() {
@@ -70,8 +79,7 @@ void Sender::apply_plan() {
     coding::CwEncoder* e = enc_->find(id);
     CwState& c = cw(id);
     if (!e || !e->closed() || c.id != id || c.repairs_sent >= c.planned_k) continue;
-    const unsigned scaled = static_cast<unsigned>(std::ceil(double(k_) * e->count() / std::max(1u, n_)));
-    c.planned_k = std::max(c.repairs_sent, scaled);
+    c.planned_k = std::max(c.repairs_sent, repairs_for(e->count(), n_, k_));
   }
 }
 

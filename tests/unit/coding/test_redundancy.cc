@@ -152,7 +152,9 @@ TEST(Redundancy, ChooserFindsTheBestPairWithinBounds) {
       EXPECT_NEAR(c.efficiency, x.efficiency, 1e-9);
       EXPECT_NEAR(c.p_retransmit, model_cw(ch, c.n, c.k).p_retransmit, 1e-12);
       EXPECT_LE(c.efficiency, c.limit + 1e-12);
-      if (c.target_met) EXPECT_LE(c.p_retransmit, b.target_retransmit);
+      if (c.target_met) {
+        EXPECT_LE(c.p_retransmit, b.target_retransmit);
+      }
     }
   const Choice lossless = choose_redundancy({0.0, 1.0}, {4, 32, 16, 2.0, 0.02});
   EXPECT_EQ(lossless.k, 0U);
@@ -170,6 +172,33 @@ TEST(Redundancy, ChooserFindsTheBestPairWithinBounds) {
               loose.k, loose.p_retransmit, loose.efficiency);
   EXPECT_GE(loose.efficiency, lossy.efficiency);
   EXPECT_LE(loose.k, lossy.k);
+}
+
+// repairs_by_size against model_cw, size by size: the smallest k meeting the target within the
+// bounds, or the largest allowed k when none does.
+TEST(Redundancy, RepairsBySizeIsTheSmallestKMeetingTheTarget) {
+  const ChooserBounds b{4, 32, 16, 2.0, 0.02};
+  const GeChannel chans[] = {{0.0, 1.0}, {0.1, 0.9}, {0.05, 0.3}, {0.2, 0.5}};
+  for (const GeChannel& ch : chans) {
+    std::vector<unsigned> out(b.n_max + 1, 99);
+    repairs_by_size(ch, b, out);
+    EXPECT_EQ(out[0], 0U);
+    for (unsigned c = 1; c <= b.n_max; ++c) {
+      unsigned want = 0;
+      for (unsigned k = 0; k <= b.k_max && c + k <= b.r_max * c + 1e-9; ++k) {
+        want = k;
+        if (model_cw(ch, c, k).p_retransmit <= b.target_retransmit) break;
+      }
+      EXPECT_EQ(out[c], want) << "p=" << ch.p << " r=" << ch.r << " c=" << c;
+    }
+  }
+  // 10% random loss (p = 0.1, r = 0.9): two sources need two repairs, since one repair leaves
+  // P(retransmission round) at 2.8%.
+  std::vector<unsigned> out(b.n_max + 1);
+  repairs_by_size({0.1, 0.9}, b, out);
+  EXPECT_GT(model_cw({0.1, 0.9}, 2, 1).p_retransmit, 0.02);
+  EXPECT_EQ(out[2], 2U);
+  EXPECT_EQ(out[1], 1U);
 }
 
 }  // namespace
