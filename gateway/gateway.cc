@@ -90,11 +90,16 @@ std::uint32_t Gateway::choose_mtu() const {
 }
 
 void Gateway::install_routes() {
+  if (!cfg_.internal_interfaces.empty()) policy_ = std::make_unique<PolicyRouting>(cfg_, tun_->ifindex());
   for (const auto& r : cfg_.routes) {
     const auto it = std::find_if(peers_.begin(), peers_.end(),
                                  [&](const PeerRuntime& p) { return p.cfg->name == r.via; });
     routes_.add(r.prefix, static_cast<std::size_t>(it - peers_.begin()));
-    tun_->add_route(r.prefix);
+    if (policy_) {
+      policy_->add_route(r.prefix);
+    } else {
+      tun_->add_route(r.prefix);
+    }
   }
 }
 
@@ -299,12 +304,14 @@ void Gateway::stop() {
   if (control_) control_->stop();
   spdlog::info("gateway {} stopping; final counters: {}", cfg_.name, status_json());
   ports_.clear();
+  if (policy_) policy_->close();
   if (tun_) tun_->close();
 }
 
 std::string Gateway::status_json() const {
   StatusInput in{cfg_, counters_, tun_.get(), std::chrono::steady_clock::now() - epoch_};
   for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters});
+  for (const auto& u : ports_) in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors()});
   return render_status_json(in);
 }
 

@@ -59,6 +59,11 @@ std::string render_status_json(const StatusInput& in) {
               {"uptime_s", std::chrono::duration<double>(in.uptime).count()},
               {"counters", gateway_counters(in.counters)}};
   if (in.tun) doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()}};
+  doc["ports"] = json::array();
+  for (const auto& p : in.ports) {
+    const json port = {{"local", p.local}, {"send_errors", p.send_errors}, {"receive_errors", p.receive_errors}};
+    doc["ports"].push_back(port);
+  }
   doc["peers"] = json::array();
   for (const auto& p : in.peers) doc["peers"].push_back(peer_status(p));
   return doc.dump();
@@ -73,6 +78,11 @@ std::string render_status_table(const std::string& json_text) {
   }
   out += "\ninterface counters\n";
   for (const auto& [k, v] : doc.at("counters").items()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
+  for (const auto& p : doc.value("ports", json::array())) {
+    out += fmt::format("\nudp port {}\n", p.at("local").get<std::string>());
+    out += fmt::format("  {:<24} {:>14}\n", "send_errors", number(p.at("send_errors")));
+    out += fmt::format("  {:<24} {:>14}\n", "receive_errors", number(p.at("receive_errors")));
+  }
   for (const auto& p : doc.at("peers")) {
     out += fmt::format("\npeer {} via {} at {}\n", p.at("name").get<std::string>(),
                        p.at("transport").get<std::string>(), p.at("endpoint").get<std::string>());

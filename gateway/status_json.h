@@ -20,6 +20,13 @@ struct PeerStatusInput {
   const PeerCounters* counters;
 };
 
+// One UDP port's view for the status document.
+struct PortStatusInput {
+  std::string local;                 // bound address:port
+  std::uint64_t send_errors = 0;     // datagrams the kernel refused (sendmmsg)
+  std::uint64_t receive_errors = 0;  // recvmmsg failures other than "nothing waiting"
+};
+
 // Everything render_status_json reads.
 struct StatusInput {
   const config::GatewayConfig& cfg;
@@ -27,9 +34,11 @@ struct StatusInput {
   const TunDevice* tun;
   std::chrono::steady_clock::duration uptime;
   std::vector<PeerStatusInput> peers;
+  std::vector<PortStatusInput> ports;
 };
 
-// JSON: {"gateway", "version", "uptime_s", "tun": {...}, "counters": {...}, "peers": [...]}.
+// JSON: {"gateway", "version", "uptime_s", "tun": {...}, "counters": {...}, "ports": [...],
+// "peers": [...]}.
 std::string render_status_json(const StatusInput& in);
 // A readable table of a status document (what `ncgw status` prints without --json).
 // Throws nlohmann::json::exception on a malformed document.

@@ -29,7 +29,7 @@ void encode_header(const Header& h, std::span<std::uint8_t> out) {
   p[3] = static_cast<std::uint8_t>(h.type);
   p[4] = h.flags;
   p[5] = h.auth_len;
-  put_be16(p + 6, 0);
+  put_be16(p + kOffSeq, h.seq);
   put_be32(p + 8, h.session_id);
 }
 
@@ -45,9 +45,8 @@ static DecodeError check_fixed_fields(const std::uint8_t* p, Header& h) {
   h.type = static_cast<PacketType>(type);
   h.flags = p[4];
   h.auth_len = p[5];
-  if ((h.flags & ~kKnownFlags) != 0 || h.auth_len != 0 || get_be16(p + 6) != 0) {
-    return DecodeError::bad_flags;
-  }
+  if ((h.flags & ~kKnownFlags) != 0 || h.auth_len != 0) return DecodeError::bad_flags;
+  h.seq = get_be16(p + kOffSeq);
   h.session_id = get_be32(p + 8);
   return DecodeError::none;
 }

@@ -14,6 +14,7 @@ struct Header {
   std::uint8_t flags = 0;
   std::uint8_t auth_len = 0;
   std::uint32_t session_id = 0;
+  std::uint16_t seq = 0;   // per-direction datagram sequence number
 };
 
 // Why a datagram was rejected by decode_header.
@@ -23,7 +24,7 @@ enum class DecodeError : std::uint8_t {
   bad_magic,       // not an ncgw plain datagram
   bad_version,     // a version this build does not speak
   bad_type,        // unknown packet type
-  bad_flags,       // flags or auth_len set that v1 does not support
+  bad_flags,       // flags or auth_len set that v2 does not support
   bad_length,      // keep-alive with payload, or data without payload
 };
 

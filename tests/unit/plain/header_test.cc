@@ -8,16 +8,26 @@
 namespace ncgw::plain {
 namespace {
 
-std::vector<std::uint8_t> datagram(PacketType type, std::uint32_t session, std::size_t payload) {
+std::vector<std::uint8_t> datagram(PacketType type, std::uint32_t session, std::size_t payload,
+                                   std::uint16_t seq = 0) {
   std::vector<std::uint8_t> d(kHeaderSize + payload, 0xAB);
-  encode_header({type, 0, 0, session}, d);
+  encode_header({type, 0, 0, session, seq}, d);
   return d;
 }
 
 TEST(PlainHeader, EncodesExactBytes) {
-  auto d = datagram(PacketType::data, 0x01020304, 0);
-  const std::vector<std::uint8_t> expect{0x4E, 0x47, 1, 1, 0, 0, 0, 0, 1, 2, 3, 4};
+  auto d = datagram(PacketType::data, 0x01020304, 0, 0xA1B2);
+  const std::vector<std::uint8_t> expect{0x4E, 0x47, 2, 1, 0, 0, 0xA1, 0xB2, 1, 2, 3, 4};
   EXPECT_EQ(d, expect);
+}
+
+TEST(PlainHeader, DecodesTheSequenceNumberAtOffsetSix) {
+  auto d = datagram(PacketType::keepalive, 3, 0);
+  d[6] = 0xFF;
+  d[7] = 0xFE;
+  const Decoded r = decode_datagram(d);
+  ASSERT_EQ(r.error, DecodeError::none);
+  EXPECT_EQ(r.header.seq, 0xFFFEu);
 }
 
 TEST(PlainHeader, RoundTripsDataAndKeepalive) {
@@ -42,7 +52,9 @@ TEST(PlainHeader, RejectsEachMalformation) {
   auto bad = good;
   bad[0] = 0x45;  // an IPv4 packet is not ours
   EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_magic);
-  bad = good; bad[2] = 2;
+  bad = good; bad[2] = 1;  // v1: a zero reserved field, no sequence number
+  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_version);
+  bad = good; bad[2] = 3;
   EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_version);
   bad = good; bad[3] = 0;
   EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_type);
@@ -51,8 +63,6 @@ TEST(PlainHeader, RejectsEachMalformation) {
   bad = good; bad[4] = kFlagAuthenticated;
   EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
   bad = good; bad[5] = 16;
-  EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
-  bad = good; bad[7] = 1;
   EXPECT_EQ(decode_datagram(bad).error, DecodeError::bad_flags);
   auto empty_data = datagram(PacketType::data, 5, 0);
   EXPECT_EQ(decode_datagram(empty_data).error, DecodeError::bad_length);

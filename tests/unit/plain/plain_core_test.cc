@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "transports/plain/plain_core.h"
@@ -84,9 +85,59 @@ TEST(PlainCore, SendsKeepaliveWhenIdle) {
   EXPECT_EQ(b.counters().keepalives_received, 1u);
   const auto next = a.next_deadline();
   ASSERT_TRUE(next);
-  EXPECT_EQ(*next, time_from_ns(0) + std::chrono::seconds(5));
+  EXPECT_EQ(*next, time_from_ns(0) + std::chrono::seconds(1));
   a.on_timeout(*next - std::chrono::milliseconds(1));  // early: nothing due
   EXPECT_EQ(pump(a, b), 0);
+}
+
+// The value of stat `name` in core.stats(); -1 if absent.
+double stat(const PlainCore& core, const std::string& name) {
+  for (const auto& e : core.stats()) {
+    if (e.name == name) return e.value;
+  }
+  return -1;
+}
+
+TEST(PlainCore, ReceiverCountsDatagramsLostOnTheWire) {
+  PlainCore a(settings(7)), b(settings(7));
+  std::vector<std::uint8_t> pkt(100, 1);
+  std::array<std::uint8_t, 2000> wire{};
+  for (int i = 0; i < 6; ++i) {
+    a.send(pkt, time_from_ns(0));
+    const auto len = a.poll_transmit(wire, time_from_ns(0));
+    ASSERT_TRUE(len);
+    if (i == 1 || i == 3) continue;  // the link loses the 2nd and 4th datagram
+    b.on_datagram(std::span(wire).first(*len), time_from_ns(0));
+  }
+  EXPECT_EQ(b.counters().rx_packets, 4u);
+  EXPECT_EQ(b.seq_counters().lost(), 2u);
+  EXPECT_EQ(stat(b, "rx_lost"), 2);
+  EXPECT_EQ(stat(a, "rx_lost"), 0);
+}
+
+TEST(PlainCore, CountsDataSentWhileThePeerIsSilent) {
+  PlainCoreSettings s = settings(7);
+  s.peer_silence_timeout = std::chrono::seconds(3);
+  PlainCore a(s), b(s);
+  std::vector<std::uint8_t> pkt(100, 1);
+  std::array<std::uint8_t, 2000> wire{};
+  auto send_at = [&](int ms) {
+    a.send(pkt, time_from_ns(ms * 1'000'000LL));
+    return a.poll_transmit(wire, time_from_ns(ms * 1'000'000LL));
+  };
+  ASSERT_TRUE(send_at(0));
+  ASSERT_TRUE(send_at(3000));     // exactly the timeout: not yet silent
+  EXPECT_EQ(a.counters().tx_while_peer_silent, 0u);
+  ASSERT_TRUE(send_at(3001));
+  ASSERT_TRUE(send_at(3500));
+  EXPECT_EQ(a.counters().tx_while_peer_silent, 2u);
+  b.on_timeout(time_from_ns(0));  // b announces itself; a hears it at 3.6 s
+  const auto len = b.poll_transmit(wire, time_from_ns(0));
+  ASSERT_TRUE(len);
+  a.on_datagram(std::span(wire).first(*len), time_from_ns(3'600'000'000LL));
+  ASSERT_TRUE(send_at(4000));
+  EXPECT_EQ(a.counters().tx_while_peer_silent, 2u);
+  EXPECT_EQ(stat(a, "tx_while_peer_silent"), 2);
 }
 
 }  // namespace
