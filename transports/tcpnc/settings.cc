@@ -17,7 +17,11 @@ std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s) {
 
 }  // namespace ncgw::tcpnc
 
+#include "transports/tcpnc/wire.h"
+
 namespace ncgw::tcpnc {
+// Every open CW must fit in one ACK's CW list (else the sender would guess its missing DoF).
+static_assert(kMaxAckCws >= 255, "an ACK must list every CW coding_windows() allows open");
 std::size_t coding_windows(const TcpncCoreSettings& s) {
   const std::size_t w = s.cwnd_max_packets / std::max<std::uint32_t>(1, s.n_min) + 3;
   return std::clamp<std::size_t>(w, 4, 255);

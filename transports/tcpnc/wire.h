@@ -51,8 +51,14 @@ inline constexpr std::uint8_t kCwFlagKnown = 0x02;     // the receiver has a slo
 // Per extra range (QUIC-style, descending): u16 gap, u16 length. With `smallest` the previous
 // range's smallest number: this range's largest = smallest - gap - 2, its smallest = largest - length.
 inline constexpr std::size_t kAckRangeSize = 4;
-// Most CW entries and extra ranges one ACK carries.
-inline constexpr std::size_t kMaxAckCws = 32;
+// Most CW entries one ACK carries: every CW a decoder can hold open (HELLO max_open is a u8, and
+// coding_windows() is at most 255), so an ACK can always describe every CW the sender has open
+// (paper 002 section 2.1: the sender's enhanced retransmission needs each CW's missing DoF; counting
+// unlisted CWs from acknowledged combinations would take dependent ones as received). An ACK lists
+// only the CWs from the oldest incomplete one to the highest heard of, so it is this long only when
+// that many CWs are outstanding behind a stalled one.
+inline constexpr std::size_t kMaxAckCws = 255;
+// Most extra ranges one ACK carries.
 inline constexpr std::size_t kMaxAckRanges = 32;
 // Extra ranges a receiver puts in one ACK (policy, not a parser limit): the newest holes are what
 // the sender's loss detection needs; older ranges only cost reverse-path bytes.
