@@ -1,4 +1,5 @@
-// Exact decoding model over a Gilbert-Elliott chain, and the (n, k) chooser.
+// Exact decoding model over a Gilbert-Elliott chain, and the (n, k) chooser (RedundancyChooser:
+// tables allocated once; the free functions build one per call).
 //
 // Factorisation of the DP over (position, sources lost, repairs received, state): the n sources
 // give P_n(d, s) = P(d of them lost, last one in state s); the k repairs that follow, started from
@@ -10,7 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 namespace ncgw::coding {
 namespace {
@@ -26,91 +26,6 @@ struct Chain {
   }
 };
 
-// P_i(d, s) for i = 0..n_max sources: src[i][d * 2 + s]. P_0 is a point mass "before" the CW,
-// represented by the stationary law of the state preceding the first packet.
-std::vector<std::vector<double>> source_dp(const Chain& c, unsigned n_max) {
-  std::vector<std::vector<double>> out(n_max + 1, std::vector<double>(2 * (n_max + 1), 0.0));
-  out[0][0] = 1 - c.pi_bad;  // the state before the first source is stationary too
-  out[0][1] = c.pi_bad;
-  for (unsigned i = 1; i <= n_max; ++i)
-    for (unsigned d = 0; d < i; ++d)
-      for (unsigned s = 0; s < 2; ++s) {
-        const double w = out[i - 1][2 * d + s];
-        if (w == 0) continue;
-        out[i][2 * d + 0] += w * c.t[s][0];
-        out[i][2 * (d + 1) + 1] += w * c.t[s][1];
-      }
-  return out;
-}
-
-// Q_{s,k}(j) for k = 0..k_max: rep[s][k][j] (start state s = state of the last source).
-std::vector<std::vector<std::vector<double>>> repair_dp(const Chain& c, unsigned k_max) {
-  std::vector<std::vector<std::vector<double>>> rep(2, std::vector<std::vector<double>>(k_max + 1));
-  for (unsigned s0 = 0; s0 < 2; ++s0) {
-    std::vector<double> cur(2 * (k_max + 1), 0.0);  // cur[j * 2 + s]
-    cur[s0] = 1.0;
-    for (unsigned k = 0; k <= k_max; ++k) {
-      rep[s0][k].assign(k + 1, 0.0);
-      for (unsigned j = 0; j <= k; ++j) rep[s0][k][j] = cur[2 * j] + cur[2 * j + 1];
-      if (k == k_max) break;
-      std::vector<double> next(2 * (k_max + 1), 0.0);
-      for (unsigned j = 0; j <= k; ++j)
-        for (unsigned s = 0; s < 2; ++s) {
-          const double w = cur[2 * j + s];
-          next[2 * (j + 1) + 0] += w * c.t[s][0];
-          next[2 * j + 1] += w * c.t[s][1];
-        }
-      cur.swap(next);
-    }
-  }
-  return rep;
-}
-
-// F(j, d) for j <= j_max, d <= d_max: full_rank_probability, tabulated once per call.
-class FullRankTable {
- public:
-  FullRankTable(unsigned j_max, unsigned d_max) : d_max_(d_max), f_((j_max + 1) * (d_max + 1)) {
-    for (unsigned j = 0; j <= j_max; ++j)
-      for (unsigned d = 0; d <= d_max; ++d) f_[j * (d_max + 1) + d] = full_rank_probability(j, d);
-  }
-  double operator()(unsigned j, unsigned d) const { return f_[j * (d_max_ + 1) + d]; }
-
- private:
-  unsigned d_max_;
-  std::vector<double> f_;
-};
-
-// Success and missing-DoF weights of (k repairs from state s) for each loss count d <= n_max.
-struct RepairWeights {
-  std::vector<double> success, missing;  // indexed by d
-};
-
-RepairWeights weights(const std::vector<double>& q, unsigned n_max, bool field_rank,
-                      const FullRankTable& table) {
-  RepairWeights w{std::vector<double>(n_max + 1, 0.0), std::vector<double>(n_max + 1, 0.0)};
-  for (unsigned d = 0; d <= n_max; ++d)
-    for (unsigned j = 0; j < q.size(); ++j) {
-      const double f = field_rank ? table(j, d) : (j >= d ? 1.0 : 0.0);
-      w.success[d] += q[j] * f;
-      w.missing[d] += q[j] * (j < d ? static_cast<double>(d - j) : 1.0 - f);
-    }
-  return w;
-}
-
-// Combines the source law of n with the repair weights of k.
-CwModel combine(const std::vector<double>& src, unsigned n, const RepairWeights w[2]) {
-  CwModel m{0.0, 0.0, 0.0};
-  for (unsigned d = 0; d <= n; ++d)
-    for (unsigned s = 0; s < 2; ++s) {
-      const double pr = src[2 * d + s];
-      m.p_decodable += pr * w[s].success[d];
-      m.expected_missing += pr * w[s].missing[d];
-    }
-  m.p_decodable = std::clamp(m.p_decodable, 0.0, 1.0);
-  m.p_retransmit = 1.0 - m.p_decodable;
-  return m;
-}
-
 }  // namespace
 
 double full_rank_probability(unsigned j, unsigned d) {
@@ -121,31 +36,97 @@ double full_rank_probability(unsigned j, unsigned d) {
   return prob;
 }
 
-CwModel model_cw(const GeChannel& ch, unsigned n, unsigned k, bool field_rank) {
-  const Chain c(ch);
-  const auto src = source_dp(c, n);
-  const auto rep = repair_dp(c, k);
-  const FullRankTable table(k, n);
-  const RepairWeights w[2] = {weights(rep[0][k], n, field_rank, table),
-                              weights(rep[1][k], n, field_rank, table)};
-  return combine(src[n], n, w);
+RedundancyChooser::RedundancyChooser(unsigned n_cap, unsigned k_cap)
+    : n_cap_(std::max(n_cap, 1U)), k_cap_(k_cap), src_row_(2 * (n_cap_ + 1)),
+      src_((n_cap_ + 1) * src_row_), rep_(2 * (k_cap_ + 1) * (k_cap_ + 1)), cur_(2 * (k_cap_ + 1)),
+      next_(2 * (k_cap_ + 1)), f_((k_cap_ + 1) * (n_cap_ + 1)), success_(2 * (n_cap_ + 1)),
+      missing_(2 * (n_cap_ + 1)), met_(n_cap_ + 1) {
+  for (unsigned j = 0; j <= k_cap_; ++j)
+    for (unsigned d = 0; d <= n_cap_; ++d) f_[j * (n_cap_ + 1) + d] = full_rank_probability(j, d);
 }
 
-Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b) {
+double RedundancyChooser::prepare(const GeChannel& ch, unsigned n_max, unsigned k_max) {
   const Chain c(ch);
-  const unsigned n_max = std::max(b.n_max, 1U), n_min = std::clamp(b.n_min, 1U, n_max);
-  const auto src = source_dp(c, n_max);
-  const auto rep = repair_dp(c, b.k_max);
-  const double e = c.pi_bad, limit = 1.0 - e;
+  // P_i(d, s) for i <= n_max sources; P_0 is the stationary law of the state before the CW.
+  std::fill(src_.begin(), src_.begin() + static_cast<long>((n_max + 1) * src_row_), 0.0);
+  src_[0] = 1 - c.pi_bad;
+  src_[1] = c.pi_bad;
+  for (unsigned i = 1; i <= n_max; ++i)
+    for (unsigned d = 0; d < i; ++d)
+      for (unsigned s = 0; s < 2; ++s) {
+        const double w = src_[(i - 1) * src_row_ + 2 * d + s];
+        if (w == 0) continue;
+        src_[i * src_row_ + 2 * d + 0] += w * c.t[s][0];
+        src_[i * src_row_ + 2 * (d + 1) + 1] += w * c.t[s][1];
+      }
+  // Q_{s0,k}(j) for k <= k_max, started from the state s0 of the last source.
+  for (unsigned s0 = 0; s0 < 2; ++s0) {
+    std::fill(cur_.begin(), cur_.end(), 0.0);
+    cur_[s0] = 1.0;
+    for (unsigned k = 0; k <= k_max; ++k) {
+      double* row = &rep_[(s0 * (k_cap_ + 1) + k) * (k_cap_ + 1)];
+      for (unsigned j = 0; j <= k; ++j) row[j] = cur_[2 * j] + cur_[2 * j + 1];
+      if (k == k_max) break;
+      std::fill(next_.begin(), next_.end(), 0.0);
+      for (unsigned j = 0; j <= k; ++j)
+        for (unsigned s = 0; s < 2; ++s) {
+          const double w = cur_[2 * j + s];
+          next_[2 * (j + 1) + 0] += w * c.t[s][0];
+          next_[2 * j + 1] += w * c.t[s][1];
+        }
+      cur_.swap(next_);
+    }
+  }
+  return c.pi_bad;
+}
+
+void RedundancyChooser::weigh(unsigned k, unsigned n_max, bool field_rank) {
+  const std::size_t row = n_cap_ + 1;
+  std::fill(success_.begin(), success_.end(), 0.0);
+  std::fill(missing_.begin(), missing_.end(), 0.0);
+  for (unsigned s = 0; s < 2; ++s)
+    for (unsigned d = 0; d <= n_max; ++d)
+      for (unsigned j = 0; j <= k; ++j) {
+        const double q = rep(s, k, j);
+        const double f = field_rank ? full_rank(j, d) : (j >= d ? 1.0 : 0.0);
+        success_[s * row + d] += q * f;
+        missing_[s * row + d] += q * (j < d ? static_cast<double>(d - j) : 1.0 - f);
+      }
+}
+
+CwModel RedundancyChooser::combine(unsigned n) const {
+  const std::size_t row = n_cap_ + 1;
+  CwModel m{0.0, 0.0, 0.0};
+  for (unsigned d = 0; d <= n; ++d)
+    for (unsigned s = 0; s < 2; ++s) {
+      const double pr = src(n, d, s);
+      m.p_decodable += pr * success_[s * row + d];
+      m.expected_missing += pr * missing_[s * row + d];
+    }
+  m.p_decodable = std::clamp(m.p_decodable, 0.0, 1.0);
+  m.p_retransmit = 1.0 - m.p_decodable;
+  return m;
+}
+
+CwModel RedundancyChooser::model(const GeChannel& ch, unsigned n, unsigned k, bool field_rank) {
+  n = std::clamp(n, 0U, n_cap_);
+  k = std::min(k, k_cap_);
+  prepare(ch, n, k);
+  weigh(k, n, field_rank);
+  return combine(n);
+}
+
+Choice RedundancyChooser::choose(const GeChannel& ch, const ChooserBounds& b) {
+  const unsigned n_max = std::min(std::max(b.n_max, 1U), n_cap_), n_min = std::clamp(b.n_min, 1U, n_max);
+  const unsigned k_max = std::min(b.k_max, k_cap_);
+  const double e = prepare(ch, n_max, k_max), limit = 1.0 - e;
   Choice best;
   bool have = false;
-  const FullRankTable table(b.k_max, n_max);
-  for (unsigned k = 0; k <= b.k_max; ++k) {
-    const RepairWeights w[2] = {weights(rep[0][k], n_max, true, table),
-                                weights(rep[1][k], n_max, true, table)};
+  for (unsigned k = 0; k <= k_max; ++k) {
+    weigh(k, n_max, true);
     for (unsigned n = n_min; n <= n_max; ++n) {
       if (static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
-      const CwModel m = combine(src[n], n, w);
+      const CwModel m = combine(n);
       Choice cand{n, k, m.p_retransmit, 0.0, limit, m.p_retransmit <= b.target_retransmit};
       const double tx = n + k + (limit > 0 ? m.expected_missing / limit : 1e300);
       cand.efficiency = static_cast<double>(n) / tx;
@@ -161,25 +142,36 @@ Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b) {
   return best;
 }
 
-void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out) {
+void RedundancyChooser::repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out) {
   if (out.empty()) return;
-  const Chain c(ch);
-  const unsigned n_max = std::min<unsigned>(std::max(b.n_max, 1U), static_cast<unsigned>(out.size() - 1));
-  const auto src = source_dp(c, n_max);
-  const auto rep = repair_dp(c, b.k_max);
-  const FullRankTable table(b.k_max, n_max);
-  std::vector<bool> met(n_max + 1, false);
+  const unsigned n_max = std::min({std::max(b.n_max, 1U), static_cast<unsigned>(out.size() - 1), n_cap_});
+  const unsigned k_max = std::min(b.k_max, k_cap_);
+  prepare(ch, n_max, k_max);
   std::fill(out.begin(), out.end(), 0U);
-  met[0] = true;
-  for (unsigned k = 0; k <= b.k_max; ++k) {
-    const RepairWeights w[2] = {weights(rep[0][k], n_max, true, table),
-                                weights(rep[1][k], n_max, true, table)};
+  std::fill(met_.begin(), met_.end(), 0);
+  met_[0] = 1;
+  for (unsigned k = 0; k <= k_max; ++k) {
+    weigh(k, n_max, true);
     for (unsigned n = 1; n <= n_max; ++n) {
-      if (met[n] || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
+      if (met_[n] || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
       out[n] = k;  // the largest allowed k so far: kept if the target is never met
-      met[n] = combine(src[n], n, w).p_retransmit <= b.target_retransmit;
+      met_[n] = combine(n).p_retransmit <= b.target_retransmit;
     }
   }
+}
+
+CwModel model_cw(const GeChannel& ch, unsigned n, unsigned k, bool field_rank) {
+  return RedundancyChooser(n, k).model(ch, n, k, field_rank);
+}
+
+Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b) {
+  return RedundancyChooser(std::max(b.n_max, 1U), b.k_max).choose(ch, b);
+}
+
+void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out) {
+  if (out.empty()) return;
+  RedundancyChooser(std::min<unsigned>(std::max(b.n_max, 1U), static_cast<unsigned>(out.size() - 1)), b.k_max)
+      .repairs_by_size(ch, b, out);
 }
 
 }  // namespace ncgw::coding

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace ncgw::coding {
 
@@ -64,5 +65,41 @@ Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b);
 // with 1 repair fail 2.8% of the time) and each failed CW costs the tunnel a congestion event.
 // Same cost as choose_redundancy; call it with it, not per packet.
 void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out);
+
+// The chooser with its working memory allocated once, for bounds up to (n_cap, k_cap): the same
+// results as choose_redundancy / repairs_by_size (same arithmetic, same order), with no allocation
+// per call, so a sender can re-choose on its send path. The GF(2^8) full-rank table is built in the
+// constructor. Bounds beyond the capacity are clamped to it.
+class RedundancyChooser {
+ public:
+  // Allocates the DP tables for n <= n_cap, k <= k_cap.
+  RedundancyChooser(unsigned n_cap, unsigned k_cap);
+  // choose_redundancy(ch, b), allocation-free.
+  Choice choose(const GeChannel& ch, const ChooserBounds& b);
+  // repairs_by_size(ch, b, out), allocation-free.
+  void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out);
+  // model_cw(ch, n, k, field_rank), allocation-free.
+  CwModel model(const GeChannel& ch, unsigned n, unsigned k, bool field_rank = true);
+
+ private:
+  // Fills the source and repair laws for n <= n_max, k <= k_max on `ch`; returns its loss rate.
+  double prepare(const GeChannel& ch, unsigned n_max, unsigned k_max);
+  // Fills success_/missing_ for k repairs (both start states) and loss counts d <= n_max.
+  void weigh(unsigned k, unsigned n_max, bool field_rank);
+  // P(decodable) and E[missing] of (n, k) from the prepared tables (weigh(k) done).
+  CwModel combine(unsigned n) const;
+  double src(unsigned i, unsigned d, unsigned s) const { return src_[i * src_row_ + 2 * d + s]; }
+  double rep(unsigned s0, unsigned k, unsigned j) const { return rep_[(s0 * (k_cap_ + 1) + k) * (k_cap_ + 1) + j]; }
+  double full_rank(unsigned j, unsigned d) const { return f_[j * (n_cap_ + 1) + d]; }
+
+  unsigned n_cap_, k_cap_;
+  std::size_t src_row_;               // doubles per source-law row: 2 (n_cap + 1)
+  std::vector<double> src_;           // P_i(d, s), i <= n_cap
+  std::vector<double> rep_;           // Q_{s0,k}(j), k <= k_cap, j <= k
+  std::vector<double> cur_, next_;    // repair DP rows: [j * 2 + s]
+  std::vector<double> f_;             // F(j, d), j <= k_cap, d <= n_cap
+  std::vector<double> success_, missing_;  // [s * (n_cap + 1) + d] for the k being weighed
+  std::vector<char> met_;             // repairs_by_size: target met for size c
+};
 
 }  // namespace ncgw::coding

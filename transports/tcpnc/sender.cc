@@ -23,6 +23,7 @@ Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t
            std::chrono::seconds(1)),
       cc_(s.congestion_control == CcAlgorithm::kCubic ? CcAlgorithm::kCubic : CcAlgorithm::kNewReno,
           s.initial_cwnd_packets, s.cwnd_max_packets),
+      chooser_(std::min<unsigned>(s.n_max, coding::kMaxWindow), s.k_max),
       sending_buffer_(effective_sending_buffer(s)) {
   enc_cfg_.max_open = max_open_;
   enc_cfg_.limits.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);

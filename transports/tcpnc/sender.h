@@ -144,6 +144,7 @@ class Sender {
   CongestionControl cc_;
   coding::LossEstimator est_;
   coding::ChooserBounds bounds_;
+  coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables (no allocation per call)
   coding::Choice choice_{};
   std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
   bool short_k_valid_ = false;

@@ -50,8 +50,8 @@ void Sender::maybe_adapt(TimePoint now) {
   chosen_for_burst_ = g.mean_burst;
   if (fixed) return;
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
-  choice_ = coding::choose_redundancy(ch, bounds_);
-  coding::repairs_by_size(ch, bounds_, short_k_);
+  choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
+  chooser_.repairs_by_size(ch, bounds_, short_k_);
   short_k_valid_ = true;
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return;
   n_ = choice_.n;

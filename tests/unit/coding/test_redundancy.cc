@@ -201,5 +201,26 @@ TEST(Redundancy, RepairsBySizeIsTheSmallestKMeetingTheTarget) {
   EXPECT_EQ(out[1], 1U);
 }
 
+// One RedundancyChooser, sized once and reused across channels and bounds, gives bit for bit what
+// the free functions give (they build a fresh one per call): no state leaks between calls.
+TEST(Redundancy, ReusedChooserEqualsFreeFunctions) {
+  RedundancyChooser chooser(64, 24);
+  const ChooserBounds bounds[] = {{4, 64, 24, 2.0, 0.02}, {4, 32, 16, 2.0, 0.02}, {8, 16, 4, 1.25, 0.01}};
+  const GeChannel chans[] = {{0.2, 0.5}, {0.0, 1.0}, {0.0175, 0.333}, {0.1, 0.9}, {0.01, 0.99}};
+  for (const ChooserBounds& b : bounds)
+    for (const GeChannel& ch : chans) {
+      const Choice c = chooser.choose(ch, b), f = choose_redundancy(ch, b);
+      EXPECT_EQ(c.n, f.n);
+      EXPECT_EQ(c.k, f.k);
+      EXPECT_EQ(c.p_retransmit, f.p_retransmit);
+      EXPECT_EQ(c.efficiency, f.efficiency);
+      std::array<unsigned, 65> by_chooser{}, by_free{};
+      chooser.repairs_by_size(ch, b, by_chooser);
+      repairs_by_size(ch, b, by_free);
+      EXPECT_EQ(by_chooser, by_free) << ch.p << " " << ch.r << " n_max " << b.n_max;
+      EXPECT_EQ(chooser.model(ch, 40, 9).p_decodable, model_cw(ch, 40, 9).p_decodable);
+    }
+}
+
 }  // namespace
 }  // namespace ncgw::coding

@@ -1,6 +1,8 @@
 // Checks that the TCP/NC hot path does not allocate in steady state: two cores exchange datagrams
 // directly (every 20th DATA datagram dropped, so repairs, losses and retransmissions run too)
-// while a global operator new counts allocations. Stats() may allocate and is not called.
+// while a global operator new counts allocations; half-way through the counted phase the drops
+// become every 5th, so the sender re-chooses (n, k) (coding::RedundancyChooser) while counted.
+// Stats() may allocate and is not called.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -36,7 +38,7 @@ struct Pair {
     while (a.send(pkt, t) == transport::SendResult::accepted) ++offered;
     for (int round = 0; round < 4; ++round) {
       while (auto n = a.poll_transmit(buf, t)) {
-        if (buf[1] == static_cast<std::uint8_t>(PacketType::kData) && ++data_count % 20 == 0) continue;
+        if (buf[1] == static_cast<std::uint8_t>(PacketType::kData) && ++data_count % drop_every == 0) continue;
         b.on_datagram({buf.data(), *n}, t);
       }
       while (auto n = b.poll_transmit(buf, t)) a.on_datagram({buf.data(), *n}, t);
@@ -49,6 +51,7 @@ struct Pair {
   TcpncCore a, b;
   std::vector<std::uint8_t> buf, pkt;
   std::uint64_t offered = 0, delivered = 0, data_count = 0;
+  std::uint64_t drop_every = 20;  // every this many-th DATA datagram is dropped
 };
 
 TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
@@ -61,12 +64,22 @@ TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
   ASSERT_TRUE(p.a.established());
   const auto delivered_before = p.delivered;
   ASSERT_GT(delivered_before, 1000u);
+  const auto adaptations_before = p.a.sender().counters().adaptations;
+  const unsigned k_before = p.a.sender().k();
   g_allocations = 0;
   g_counting = true;
-  for (int i = 0; i < 2000; ++i) p.step(transport::time_from_ns(t += 200'000));
+  for (int i = 0; i < 2000; ++i) {
+    if (i == 1000) p.drop_every = 5;  // loss 5% -> 20%: the estimate moves, (n, k) is re-chosen
+    p.step(transport::time_from_ns(t += 200'000));
+  }
   g_counting = false;
-  std::printf("delivered %llu packets in the counted phase\n", static_cast<unsigned long long>(p.delivered - delivered_before));
-  EXPECT_GT(p.delivered - delivered_before, 10000u);
+  const auto adaptations = p.a.sender().counters().adaptations - adaptations_before;
+  std::printf("delivered %llu packets in the counted phase; adaptations %llu, k %u -> %u; allocations %llu\n",
+              static_cast<unsigned long long>(p.delivered - delivered_before), static_cast<unsigned long long>(adaptations),
+              k_before, p.a.sender().k(), static_cast<unsigned long long>(g_allocations.load()));
+  EXPECT_GT(p.delivered - delivered_before, 5000u);
+  EXPECT_GT(adaptations, 0u);
+  EXPECT_GT(p.a.sender().k(), k_before);
   EXPECT_GT(p.a.sender().counters().repairs_sent, 0u);
   EXPECT_EQ(g_allocations.load(), 0u);
 }
