@@ -30,6 +30,7 @@ void Receiver::stop() {
   if (decoder_) ctr_.session_drops += decoder_->seen() - decoder_->next_release();
   decoder_.reset();
   ranges_.clear();
+  rx_loss_.clear();
   ack_pending_ = false;
   ack_deadline_.reset();
   unacked_ = 0;
@@ -49,6 +50,7 @@ void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> cod
   if (!in_order || ++unacked_ >= ack_every_) ack_pending_ = true;
   else if (!ack_deadline_) ack_deadline_ = now + max_ack_delay_;
   if (ranges_.contains(d.tx)) { ++ctr_.duplicate_tx; return; }
+  rx_loss_.on_received(d.tx);  // arrived, whatever the decoder makes of it
   const auto parsed = coding::parse_combination(coded);
   if (!parsed) { ++ctr_.malformed; return; }
   const std::uint64_t id = coding::unwrap32(decoder_->oldest_cw(), static_cast<std::uint32_t>(parsed->header.cw_id));
@@ -131,6 +133,7 @@ void Receiver::stats(std::vector<transport::StatEntry>& out) const {
   add("delivered", ctr_.delivered);
   add("acks_sent", ctr_.acks_sent);
   add("receive_session_drops", ctr_.session_drops);
+  out.push_back({"rx_loss_rate", rx_loss_.loss_rate()});
 }
 
 }  // namespace ncgw::tcpnc

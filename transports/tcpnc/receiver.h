@@ -12,6 +12,7 @@
 #include "transports/common/core.h"
 #include "transports/tcpnc/ack_ranges.h"
 #include "transports/tcpnc/packet.h"
+#include "transports/tcpnc/rx_loss.h"
 #include "transports/tcpnc/settings.h"
 
 namespace ncgw::tcpnc {
@@ -52,6 +53,8 @@ class Receiver {
   // Appends the receiver's figures to `out`.
   void stats(std::vector<transport::StatEntry>& out) const;
   const ReceiverCounters& counters() const { return ctr_; }
+  // Loss on the incoming direction over the recent transmission numbers (stat rx_loss_rate).
+  double rx_loss_rate() const { return rx_loss_.loss_rate(); }
 
  private:
   // Fills the CW entries of an ACK: from the oldest incomplete CW up to the highest CW heard of.
@@ -60,6 +63,7 @@ class Receiver {
   coding::DecoderConfig cfg_;
   std::optional<coding::Decoder> decoder_;
   AckRanges ranges_;
+  RxLossMeter rx_loss_;                      // incoming-direction loss from transmission numbers
   mutable std::array<coding::CwStatus, kMaxAckCws> scratch_{};
   bool ack_pending_ = false;                 // an ACK is owed now
   std::optional<TimePoint> ack_deadline_;    // a delayed ACK is owed then
