@@ -30,6 +30,12 @@ void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   out << YAML::Key << "gateway" << YAML::Value << YAML::BeginMap;
   emit_pair(out, "name", c.name);
   emit_pair(out, "control_socket", c.control_socket.empty() ? "/run/ncgw/" + c.name + ".sock" : c.control_socket);
+  out << YAML::Key << "internal_interfaces" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+  for (const std::string& name : c.internal_interfaces) out << name;
+  out << YAML::EndSeq;
+  if (c.internal_interfaces.empty()) out << YAML::Comment("empty: tunnel routes in the main table, any interface");
+  emit_pair(out, "route_table", num(c.route_table));
+  emit_pair(out, "rule_priority", num(c.rule_priority));
   out << YAML::EndMap;
 }
 

@@ -25,6 +25,7 @@ GatewayConfig read_document(const Node& root) {
   GatewayConfig config;
   detail::read_gateway(root.require("gateway"), config);
   if (const auto n = root.find("tun")) config.tun = detail::read_tun(*n);
+  detail::check_internal_interfaces(root.require("gateway"), config);
   if (const auto n = root.find("listen")) config.listen = detail::read_listen(*n);
   if (const auto n = root.find("logging")) config.logging = detail::read_logging(*n);
   if (const auto n = root.find("peers")) config.peers = detail::read_peers(*n, config);

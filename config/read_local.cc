@@ -1,4 +1,4 @@
-// Readers of the local sections: gateway, tun, listen, logging.
+// Readers of the local sections: tun, listen, logging (gateway: read_gateway.cc).
 #include <set>
 
 #include "config/scalars.h"
@@ -11,18 +11,6 @@ constexpr std::uint32_t kMinMtu = 576;
 constexpr std::uint32_t kMaxMtu = 9000;
 constexpr std::uint32_t kMinMtuIpv6 = 1280;      // RFC 8200
 constexpr std::uint32_t kOuterHeaders = 28;      // the smallest encapsulation: IPv4 + UDP
-constexpr std::size_t kMaxSocketPath = 107;      // sun_path is 108 bytes with the NUL
-
-// Linux interface names: 1..15 characters (IFNAMSIZ 16), no '/', ':' or blanks.
-bool valid_interface_name(std::string_view name) {
-  if (name.empty() || name.size() > 15 || name == "." || name == "..") return false;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-' || c == '.';
-    if (!ok) return false;
-  }
-  return true;
-}
 
 // tun.mtu: "auto" (unset) or an integer.
 std::optional<std::uint32_t> read_mtu(const Node& node) {
@@ -89,34 +77,6 @@ std::uint16_t read_port(const Node& node, std::vector<std::pair<std::string, std
 }
 
 }  // namespace
-
-bool valid_name(std::string_view name) {
-  if (name.empty() || name.size() > 32) return false;
-  for (char c : name) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-void read_gateway(const Node& node, GatewayConfig& out) {
-  static constexpr std::array<std::string_view, 2> keys{"name", "control_socket"};
-  node.check_keys(keys);
-  const Node name = node.require("name");
-  out.name = read_string(name);
-  if (!valid_name(out.name)) {
-    name.fail("expected 1 to 32 characters from A-Z a-z 0-9 _ -, got " + name.describe());
-  }
-  out.control_socket = "/run/ncgw/" + out.name + ".sock";
-  if (const auto socket = node.find("control_socket")) {
-    out.control_socket = read_string(*socket);
-    if (out.control_socket.empty() || out.control_socket.front() != '/' ||
-        out.control_socket.size() > kMaxSocketPath) {
-      socket->fail("expected an absolute path of at most 107 bytes, got " + socket->describe());
-    }
-  }
-}
 
 TunConfig read_tun(const Node& node) {
   static constexpr std::array<std::string_view, 5> keys{"name", "mtu", "underlay_mtu", "addresses",

@@ -12,9 +12,13 @@ namespace ncgw::config::detail {
 
 // Gateway and peer names: [A-Za-z0-9_-]{1,32} (they become socket paths and log tags).
 bool valid_name(std::string_view name);
+// Linux interface names: 1..15 characters from A-Z a-z 0-9 _ . - (IFNAMSIZ 16), not "." or "..".
+bool valid_interface_name(std::string_view name);
 
-// The `gateway` mapping: name (required) and control_socket into `out`.
+// The `gateway` mapping: name (required), control_socket and the policy-routing keys into `out`.
 void read_gateway(const Node& node, GatewayConfig& out);
+// Fails if an internal interface of `gateway` (the node read_gateway read) is the TUN device.
+void check_internal_interfaces(const Node& gateway, const GatewayConfig& config);
 // The `tun` mapping.
 TunConfig read_tun(const Node& node);
 // The `listen` mapping.

@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "gateway/counters.h"
 #include "gateway/forwarder.h"
+#include "gateway/netlink_policy.h"
 #include "gateway/route_table.h"
 #include "gateway/socket_address.h"
 #include "gateway/tun_device.h"
@@ -80,6 +81,7 @@ class Gateway {
   RouteTable routes_;
   Forwarder forwarder_{routes_, cfg_.tun.addresses};
   std::unique_ptr<TunDevice> tun_;
+  std::unique_ptr<PolicyRouting> policy_;  // set when gateway.internal_interfaces is not empty
   std::unique_ptr<boost::asio::posix::stream_descriptor> tun_stream_;
   std::vector<std::unique_ptr<UdpPort>> ports_;
   std::vector<std::unique_ptr<boost::asio::posix::stream_descriptor>> port_waiters_;  // dup'ed fds

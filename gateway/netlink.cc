@@ -1,6 +1,7 @@
 #include "gateway/netlink.h"
 
 #include <libmnl/libmnl.h>
+#include <linux/fib_rules.h>
 #include <linux/if.h>
 #include <linux/rtnetlink.h>
 #include <sys/socket.h>
@@ -90,8 +91,8 @@ void Netlink::add_address(int ifindex, const config::Prefix& address) {
   if (int err = transact(nlh); err && err != EEXIST) fail(err, "add address " + config::to_string(address));
 }
 
-int Netlink::route_request(int ifindex, const config::Prefix& prefix, std::uint16_t type,
-                           std::uint16_t flags) {
+int Netlink::route_request(int ifindex, const config::Prefix& prefix, std::uint32_t table,
+                           std::uint16_t type, std::uint16_t flags) {
   std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
   nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
   nlh->nlmsg_type = type;
@@ -99,24 +100,54 @@ int Netlink::route_request(int ifindex, const config::Prefix& prefix, std::uint1
   auto* rtm = static_cast<rtmsg*>(mnl_nlmsg_put_extra_header(nlh, sizeof(rtmsg)));
   rtm->rtm_family = family_of(prefix);
   rtm->rtm_dst_len = prefix.length;
-  rtm->rtm_table = RT_TABLE_MAIN;
+  rtm->rtm_table = static_cast<std::uint8_t>(table < 256 ? table : RT_TABLE_UNSPEC);
   rtm->rtm_protocol = RTPROT_STATIC;
   rtm->rtm_scope = RT_SCOPE_LINK;
   rtm->rtm_type = RTN_UNICAST;
   const config::Prefix net = config::network_of(prefix);
   mnl_attr_put(nlh, RTA_DST, addr_len(net), net.address.bytes.data());
   mnl_attr_put_u32(nlh, RTA_OIF, static_cast<std::uint32_t>(ifindex));
+  mnl_attr_put_u32(nlh, RTA_TABLE, table);
   return transact(nlh);
 }
 
-void Netlink::add_route(int ifindex, const config::Prefix& prefix) {
-  if (int err = route_request(ifindex, prefix, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE)) {
-    fail(err, "add route " + config::to_string(prefix));
+void Netlink::add_route(int ifindex, const config::Prefix& prefix, std::uint32_t table) {
+  if (int err = route_request(ifindex, prefix, table, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_REPLACE)) {
+    fail(err, "add route " + config::to_string(prefix) + " table " + std::to_string(table));
   }
 }
 
-bool Netlink::delete_route(int ifindex, const config::Prefix& prefix) {
-  return route_request(ifindex, prefix, RTM_DELROUTE, 0) == 0;
+bool Netlink::delete_route(int ifindex, const config::Prefix& prefix, std::uint32_t table) {
+  return route_request(ifindex, prefix, table, RTM_DELROUTE, 0) == 0;
+}
+
+int Netlink::rule_request(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority,
+                          std::uint16_t type, std::uint16_t flags) {
+  std::vector<char> buf(MNL_SOCKET_BUFFER_SIZE);
+  nlmsghdr* nlh = mnl_nlmsg_put_header(buf.data());
+  nlh->nlmsg_type = type;
+  nlh->nlmsg_flags = flags;
+  auto* frh = static_cast<fib_rule_hdr*>(mnl_nlmsg_put_extra_header(nlh, sizeof(fib_rule_hdr)));
+  frh->family = static_cast<std::uint8_t>(family);
+  frh->table = static_cast<std::uint8_t>(table < 256 ? table : RT_TABLE_UNSPEC);
+  frh->action = FR_ACT_TO_TBL;
+  mnl_attr_put_strz(nlh, FRA_IIFNAME, iif.c_str());
+  mnl_attr_put_u32(nlh, FRA_PRIORITY, priority);
+  mnl_attr_put_u32(nlh, FRA_TABLE, table);
+  return transact(nlh);
+}
+
+bool Netlink::add_rule(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority) {
+  // NLM_F_EXCL: the kernel answers EEXIST for an identical rule instead of adding a duplicate.
+  const int err = rule_request(family, iif, table, priority, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL);
+  if (err && err != EEXIST) {
+    fail(err, "add rule iif " + iif + " lookup " + std::to_string(table) + " pref " + std::to_string(priority));
+  }
+  return err == 0;
+}
+
+bool Netlink::delete_rule(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority) {
+  return rule_request(family, iif, table, priority, RTM_DELRULE, 0) == 0;
 }
 
 }  // namespace ncgw::gateway

@@ -1,4 +1,4 @@
-// rtnetlink requests the daemon needs (link up and MTU, addresses, routes), through libmnl.
+// rtnetlink requests the daemon needs (link up and MTU, addresses, routes, FIB rules), through libmnl.
 // The daemon never shells out to `ip`.
 #pragma once
 #include <cstdint>
@@ -23,16 +23,27 @@ class Netlink {
   void set_link_up(int ifindex, std::uint32_t mtu);
   // Adds an address with its prefix length to the link (an existing one is accepted).
   void add_address(int ifindex, const config::Prefix& address);
-  // Adds (replaces) a route to `prefix` through the link, in the main table.
-  void add_route(int ifindex, const config::Prefix& prefix);
+  // Adds (replaces) a route to `prefix` through the link, in routing table `table` (main: 254).
+  void add_route(int ifindex, const config::Prefix& prefix, std::uint32_t table = kMainTable);
   // Deletes that route; returns false if it was not there.
-  bool delete_route(int ifindex, const config::Prefix& prefix);
+  bool delete_route(int ifindex, const config::Prefix& prefix, std::uint32_t table = kMainTable);
+  // Adds the FIB rule "from all iif `iif` lookup `table`" at `priority` for the family (AF_INET or
+  // AF_INET6); an identical rule already present is accepted. Returns false if it was present.
+  bool add_rule(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority);
+  // Deletes that rule; returns false if it was not there.
+  bool delete_rule(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority);
+
+  static constexpr std::uint32_t kMainTable = 254;  // RT_TABLE_MAIN
 
  private:
   // Sends the message in buf_ and reads the kernel's answer; returns the errno it carried (0 = ok).
   int transact(void* nlh);
   // Builds and sends an RTM_NEWROUTE/RTM_DELROUTE; returns the kernel's errno.
-  int route_request(int ifindex, const config::Prefix& prefix, std::uint16_t type, std::uint16_t flags);
+  int route_request(int ifindex, const config::Prefix& prefix, std::uint32_t table, std::uint16_t type,
+                    std::uint16_t flags);
+  // Builds and sends an RTM_NEWRULE/RTM_DELRULE; returns the kernel's errno.
+  int rule_request(int family, const std::string& iif, std::uint32_t table, std::uint32_t priority,
+                   std::uint16_t type, std::uint16_t flags);
 
   ::mnl_socket* socket_ = nullptr;
   std::uint32_t seq_ = 0;

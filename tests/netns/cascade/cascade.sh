@@ -7,7 +7,10 @@
 #     gw2 forwards in-process (forwarded counters, no TUN round trip) and shows both sessions with
 #     their own loss estimates;
 #  3. TTL walk (ping -t 1..4): TTL 2 expires at gw2, answered with ICMP from gw2's TUN address;
-#  4. internal/external: traffic to non-remote prefixes is routed normally (no TUN packets).
+#  4. internal/external (gw1 and gw3 have internal_interfaces [lan0], gw2 none): traffic to
+#     non-remote prefixes is routed normally; a packet to the remote prefix that arrives on gw1's
+#     external interface (from x1) is routed by the main table (net unreachable, no TUN packet),
+#     h1's and gw1's own traffic to it enters the tunnel; the rules and the table go at shutdown.
 # Usage: cascade.sh /path/to/ncgw /path/to/linkem
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -44,10 +47,11 @@ lossy_link() {
   wait_for test -S "$WORK/linkem-$net.sock" || fail "linkem on $ln did not start"
 }
 
-# Writes gateway $1's config: TUN address $2, then "peer endpoint prefix" triples.
+# Writes gateway $1's config: TUN address $2, internal interfaces $3 (YAML list), then
+# "peer endpoint prefix" triples.
 write_config() {
-  local me="$1" tun="$2"; shift 2
-  { echo "gateway: {name: $NS_PREFIX-$me}"
+  local me="$1" tun="$2" internal="$3"; shift 3
+  { echo "gateway: {name: $NS_PREFIX-$me, internal_interfaces: $internal}"
     echo "tun: {name: ncgw0, addresses: [$tun]}"
     echo "peers:"
     local args=("$@") i
@@ -62,6 +66,7 @@ write_config() {
 
 start_gateway() {
   ns_bg "$1" "$NCGW" run --config "$WORK/$1.yaml" > "$WORK/$1.log" 2>&1
+  eval "GW_PID_$1=$LAST_PID"
   wait_for test -S "/run/ncgw/${NS_PREFIX}-$1.sock" || fail "gateway $1 did not start"
 }
 gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
@@ -107,10 +112,11 @@ nsx gw2 ip route del 10.1.0.0/24
 nsx gw3 ip route del 10.1.0.0/24
 
 echo "== 2. TCP through the cascade"
-write_config gw1 10.99.0.1/24 "$NS_PREFIX-gw2" 192.168.12.2 10.3.0.0/24
-write_config gw2 10.99.0.2/24 "$NS_PREFIX-gw1" 192.168.12.1 10.1.0.0/24 "$NS_PREFIX-gw3" 192.168.23.3 10.3.0.0/24
-write_config gw3 10.99.0.3/24 "$NS_PREFIX-gw2" 192.168.23.2 10.1.0.0/24
+write_config gw1 10.99.0.1/24 "[lan0]" "$NS_PREFIX-gw2" 192.168.12.2 10.3.0.0/24
+write_config gw2 10.99.0.2/24 "[]" "$NS_PREFIX-gw1" 192.168.12.1 10.1.0.0/24 "$NS_PREFIX-gw3" 192.168.23.3 10.3.0.0/24
+write_config gw3 10.99.0.3/24 "[lan0]" "$NS_PREFIX-gw2" 192.168.23.2 10.1.0.0/24
 for g in gw1 gw2 gw3; do start_gateway $g; done
+GW1_PID=$GW_PID_gw1
 WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.3.0.2 || fail "no ping reply through the cascade"
 tun_before=$(gw_status gw2 | json_get 'd["counters"]["tun_rx_packets"]')
 tunnel=$(iperf_mbit 5302)
@@ -151,24 +157,52 @@ for ttl in 1 2 3 4; do
   line=$(echo "$out" | grep -E "From|bytes from" | head -1)
   echo "  ttl $ttl: ${line:-no answer}"
   [ $ttl = 2 ] && ttl2="$line"
+  [ $ttl = 3 ] && ttl3="$line"
   [ $ttl = 4 ] && ttl4="$line"
 done
 echo "$ttl2" | grep -q "From 10.99.0.2 .*Time to live exceeded" || fail "TTL 2 not answered by gw2 (10.99.0.2)"
+# gw3's kernel answers TTL 3 towards h1: locally originated, so it must use gw3's tunnel table.
+echo "$ttl3" | grep -q "From 10.99.0.3 .*Time to live exceeded" || fail "TTL 3 not answered by gw3 (10.99.0.3)"
 echo "$ttl4" | grep -q "bytes from 10.3.0.2" || fail "TTL 4 did not reach h2"
 gw_status gw2 | json_get 'd["counters"]["ttl_expired"], d["counters"]["icmp_time_exceeded_sent"], d["peers"][0]["icmp_time_exceeded_sent"]' > "$WORK/ttl"
 echo "gw2 ttl_expired, icmp_time_exceeded_sent, ICMP into the gw1 session: $(cat "$WORK/ttl")"
 read -r expired sent into_gw1 < <(tr -d '(),' < "$WORK/ttl")
 [ "$expired" -ge 1 ] && [ "$sent" -ge 1 ] && [ "$into_gw1" -ge 1 ] || fail "gw2 did not count the expiry"
 
-echo "== 4. internal/external: only remote prefixes enter the tunnel"
-tun1=$(gw_status gw1 | json_get 'd["counters"]["tun_rx_packets"]')
+echo "== 4. internal/external: only traffic from the internal side enters the tunnel"
+tun_rx() { gw_status gw1 | json_get 'd["counters"]["tun_rx_packets"]'; }
+nsx gw1 ip rule show | grep "lookup 5100" | sed 's/^/  gw1 rule: /'
+nsx gw1 ip route show table 5100 | sed 's/^/  gw1 table 5100: /'
+tun1=$(tun_rx)
 nsx h1 ping -n -c 3 -i 0.2 -W 1 192.168.12.2 > /dev/null || fail "gw2's underlay address not reachable by normal routing"
 nsx h1 ping -n -c 3 -i 0.2 -W 1 10.99.0.1 > /dev/null || fail "gw1's TUN address not reachable locally"
-tun2=$(gw_status gw1 | json_get 'd["counters"]["tun_rx_packets"]')
-echo "gw1 tun_rx_packets $tun1 -> $tun2 across 6 pings to non-remote addresses"
+tun2=$(tun_rx)
+echo "gw1 tun_rx_packets $tun1 -> $tun2 across 6 pings from h1 to non-remote addresses"
 [ "$tun1" = "$tun2" ] || fail "traffic to a non-remote prefix entered the tunnel"
-nsx h1 ping -n -c 3 -i 0.2 -W 1 10.3.0.2 > /dev/null || fail "remote prefix not reachable"
-tun3=$(gw_status gw1 | json_get 'd["counters"]["tun_rx_packets"]')
-echo "gw1 tun_rx_packets $tun2 -> $tun3 across 3 pings to the remote prefix"
-[ "$tun3" -ge $((tun2 + 3)) ] || fail "traffic to the remote prefix did not enter the tunnel"
+nsx h1 ping -n -c 3 -i 0.2 -W 1 10.3.0.2 > /dev/null || fail "remote prefix not reachable from h1"
+tun3=$(tun_rx)
+echo "gw1 tun_rx_packets $tun2 -> $tun3 across 3 pings from h1 (internal) to the remote prefix"
+[ "$tun3" -ge $((tun2 + 3)) ] || fail "traffic from the internal side to the remote prefix did not enter the tunnel"
+# x1 sits on a second external interface of gw1 (wan9); gw1's main table has no route to 10.3.0.0/24.
+ns_add x1
+veth_link x1 eth0 gw1 wan9 192.168.9.2/24 192.168.9.1/24
+nsx x1 ip route add default via 192.168.9.1
+out=$(nsx x1 ping -n -c 3 -i 0.2 -W 1 10.3.0.2 2>&1 || true)
+tun4=$(tun_rx)
+echo "x1 (external) -> 10.3.0.2: $(echo "$out" | grep -m1 -E "From|bytes from" || echo "no answer")"
+echo "gw1 tun_rx_packets $tun3 -> $tun4 across 3 pings from x1 (external) to the remote prefix"
+[ "$tun4" = "$tun3" ] || fail "traffic from the external side entered the tunnel"
+echo "$out" | grep -q "From 192.168.9.1 .*Destination Net Unreachable" || fail "gw1 did not route x1's packet by its main table"
+nsx x1 ping -n -c 1 -W 1 10.1.0.2 > /dev/null || fail "x1 cannot reach h1 (normal routing; replies fall through gw1's table)"
+nsx gw1 ping -n -c 3 -i 0.2 -W 2 -I 10.1.0.1 10.3.0.2 > /dev/null || fail "gw1's own traffic to the remote prefix failed"
+tun5=$(tun_rx)
+echo "gw1 tun_rx_packets $tun4 -> $tun5 across 3 pings from gw1 itself (locally originated)"
+[ "$tun5" -ge $((tun4 + 3)) ] || fail "locally originated traffic to the remote prefix did not enter the tunnel"
+kill -TERM "$GW1_PID"
+# A stopped child stays a zombie until waited for: wait until it is one, then reap it.
+wait_for bash -c "! kill -0 $GW1_PID 2>/dev/null || grep -q '^State:.*Z' /proc/$GW1_PID/status" || fail "gw1 did not stop"
+wait "$GW1_PID" || true
+left=$( (nsx gw1 ip rule show; nsx gw1 ip -6 rule show; nsx gw1 ip route show table 5100 2>/dev/null) | grep -c "5100" || true)
+echo "gw1 stopped: rules and routes of table 5100 left: $left"
+[ "$left" = 0 ] || fail "gw1 left policy rules or table routes behind"
 echo "PASS"
