@@ -10,6 +10,7 @@
 
 #include "config/loader.h"
 #include "gateway/control_server.h"
+#include "gateway/core_factory.h"
 #include "gateway/run_daemon.h"
 #include "gateway/status_json.h"
 #include "gateway/version.h"
@@ -28,10 +29,30 @@ std::optional<config::GatewayConfig> load_or_report(const std::string& path) {
   return std::get<config::GatewayConfig>(std::move(result));
 }
 
+// The normalised config, with `mtu: auto` annotated by the value it resolves to.
+std::string normalised_yaml(const config::GatewayConfig& cfg) {
+  std::string text = config::to_yaml(cfg);
+  if (cfg.tun.mtu) return text;
+  const std::string auto_line = "mtu: auto  # ";
+  const auto at = text.find(auto_line);
+  if (at == std::string::npos) return text;
+  const auto level = spdlog::default_logger()->level();
+  spdlog::set_level(spdlog::level::off);   // building the cores logs their seeds
+  const std::uint32_t mtu = auto_tun_mtu(cfg);
+  spdlog::set_level(level);
+  text.insert(at + auto_line.size(), "resolves to " + std::to_string(mtu) + ": ");
+  return text;
+}
+
 int cmd_check_config(const std::string& path) {
   auto cfg = load_or_report(path);
   if (!cfg) return kExitConfig;
-  std::cout << config::to_yaml(*cfg);
+  try {
+    std::cout << normalised_yaml(*cfg);
+  } catch (const TransportUnavailable& e) {
+    std::cerr << "ncgw: " << e.what() << "\n";
+    return kExitConfig;
+  }
   return kExitOk;
 }
 

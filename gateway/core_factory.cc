@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "config/loader.h"
+#include "gateway/udp_port.h"
 #include "transports/plain/plain_core.h"
 #include "transports/tcpnc/tcpnc_core.h"
 #include "transports/udt/udt_tunnel_core.h"
@@ -111,6 +112,15 @@ std::uint32_t plain_session_id(const std::string& local_name, const config::Peer
   const std::string& a = std::min(local_name, peer.name);
   const std::string& b = std::max(local_name, peer.name);
   return std::max<std::uint32_t>(1, fnv1a(a + "|" + b));
+}
+
+std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw) {
+  // No peer: as for plain over IPv4 (the smallest overhead a peer added later would need).
+  const std::size_t plain_overhead = kIpv4Header + kUdpHeader + plain::kHeaderSize;
+  if (gw.peers.empty()) return gw.tun.underlay_mtu - static_cast<std::uint32_t>(plain_overhead);
+  std::size_t limit = kMaxDatagram;
+  for (const auto& p : gw.peers) limit = std::min(limit, make_core(gw, p)->max_payload());
+  return static_cast<std::uint32_t>(limit);
 }
 
 std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer) {

@@ -22,6 +22,10 @@ std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config:
 // Session id both gateways of a plain tunnel derive: configured, or FNV-1a of the two names in order.
 std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer);
 
+// The TUN MTU `tun.mtu: auto` resolves to: the smallest payload any peer's core carries
+// unfragmented (underlay MTU minus every header the tunnel adds); throws TransportUnavailable.
+std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw);
+
 // The core for `peer` of gateway `gw`; throws TransportUnavailable.
 std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer);
 

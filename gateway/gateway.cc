@@ -78,10 +78,8 @@ void Gateway::open_ports() {
 }
 
 std::uint32_t Gateway::choose_mtu() const {
-  std::size_t limit = kMaxDatagram;
-  for (const auto& p : peers_) limit = std::min(limit, p.core->max_payload());
-  if (peers_.empty()) limit = cfg_.tun.underlay_mtu - 40;
-  if (!cfg_.tun.mtu) return static_cast<std::uint32_t>(limit);
+  const std::uint32_t limit = auto_tun_mtu(cfg_);   // what check-config prints for `mtu: auto`
+  if (!cfg_.tun.mtu) return limit;
   if (*cfg_.tun.mtu > limit) {
     spdlog::warn("tun.mtu {} exceeds what the tunnel carries unfragmented ({}); larger packets are dropped",
                  *cfg_.tun.mtu, limit);

@@ -1,0 +1,40 @@
+// `tun.mtu: auto` resolves to the underlay MTU minus every header the tunnel adds (what the daemon
+// sets and `ncgw check-config` prints).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "config/loader.h"
+#include "gateway/core_factory.h"
+
+namespace ncgw::gateway {
+namespace {
+
+// The auto MTU of a gateway with one peer at `endpoint` over `transport`, underlay MTU `underlay`.
+std::uint32_t auto_mtu(const std::string& transport, const std::string& endpoint, int underlay) {
+  const std::string yaml = "gateway: {name: gw1}\ntun: {underlay_mtu: " + std::to_string(underlay) +
+                           "}\nlisten: {address: \"" + (endpoint[0] == 'f' ? "::" : "0.0.0.0") +
+                           "\"}\npeers:\n  - {name: gw2, endpoint: \"" + endpoint + "\", transport: " +
+                           transport + "}\n";
+  auto result = config::load_config_string(yaml, "t.yaml");
+  const auto* cfg = std::get_if<config::GatewayConfig>(&result);
+  if (!cfg) ADD_FAILURE() << config::format_error(std::get<config::ConfigError>(result));
+  return cfg ? auto_tun_mtu(*cfg) : 0;
+}
+
+TEST(AutoMtu, PlainOverIpv4Is40BytesBelowTheUnderlay) {
+  EXPECT_EQ(auto_mtu("plain", "192.0.2.2", 1500), 1460u);
+  EXPECT_EQ(auto_mtu("plain", "192.0.2.2", 1400), 1360u);
+}
+
+TEST(AutoMtu, Ipv6UnderlayCostsTwentyMore) {
+  EXPECT_EQ(auto_mtu("plain", "fd00::2", 1500), 1440u);
+}
+
+TEST(AutoMtu, CodedTransportsCarryTheirOwnHeaders) {
+  EXPECT_EQ(auto_mtu("udt", "192.0.2.2", 1500), 1456u);   // notes/traps.md: MSS - 28 - 16
+  EXPECT_LT(auto_mtu("tcpnc", "192.0.2.2", 1500), 1460u);
+}
+
+}  // namespace
+}  // namespace ncgw::gateway
