@@ -1,33 +1,109 @@
-"""Sends test datagrams.
-legit DST PORT: one ordinary UDP datagram to DST:PORT (travels through the tunnel).
-forged SRC GW PORT INNER_SRC INNER_DST INNER_PORT: a plain-transport datagram (valid header,
-session id 1..) from SRC to GW:PORT carrying an IPv4/UDP packet INNER_SRC -> INNER_DST:INNER_PORT.
+"""Sends test datagrams to an ncgw gateway.
+
+legit DST PORT
+    one ordinary UDP datagram to DST:PORT (travels through the tunnel).
+forged SRC GW PORT INNER_SRC INNER_DST INNER_PORT NAME_A NAME_B [SEQ]
+    a plain-transport datagram that passes every check of the receiving core: current version,
+    the tunnel's real session id (FNV-1a of "<smaller name>|<larger name>", docs/plain-wire.md),
+    sequence number SEQ (default 0), carrying an IPv4/UDP packet INNER_SRC -> INNER_DST:INNER_PORT.
+    SRC is ADDR (an ordinary socket bound to ADDR) or ADDR:SPORT (a raw socket, so the datagram
+    carries the source port of the gateway's own socket: it impersonates that gateway).
+garbage SRC GW PORT
+    malformed datagrams (see GARBAGE) from SRC (ADDR or ADDR:SPORT as above); prints how many.
+runts SRC GW PORT
+    3-byte datagrams, too short for any transport header; prints how many.
 """
 import socket
 import struct
 import sys
 
+VERSION = 2     # transports/plain/wire.h kVersion
+MAGIC = 0x4E47
+
+
+def fnv1a(text):
+    h = 2166136261
+    for c in text.encode():
+        h ^= c
+        h = (h * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def session_id(a, b):
+    """The session id both gateways derive when plain.session_id is not configured."""
+    return max(1, fnv1a(min(a, b) + "|" + max(a, b)))
+
+
+def header(session, seq=0, version=VERSION, ptype=1, flags=0, auth_len=0, magic=MAGIC):
+    return struct.pack("!HBBBBHI", magic, version, ptype, flags, auth_len, seq, session)
+
+
+def checksum(data):
+    s = sum(struct.unpack(f"!{len(data) // 2}H", data))
+    s = (s & 0xFFFF) + (s >> 16)
+    return ~((s & 0xFFFF) + (s >> 16)) & 0xFFFF
+
 
 def ipv4_udp(src, dst, dport, payload):
     udp = struct.pack("!HHHH", 40000, dport, 8 + len(payload), 0) + payload
-    total = 20 + len(udp)
-    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, total, 1, 0, 64, 17, 0,
+    hdr = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 1, 0, 64, 17, 0,
                       socket.inet_aton(src), socket.inet_aton(dst))
-    csum = sum(struct.unpack("!10H", hdr))
-    csum = (csum & 0xFFFF) + (csum >> 16)
-    csum = ~((csum & 0xFFFF) + (csum >> 16)) & 0xFFFF
-    return hdr[:10] + struct.pack("!H", csum) + hdr[12:] + udp
+    return hdr[:10] + struct.pack("!H", checksum(hdr)) + hdr[12:] + udp
 
 
-mode = sys.argv[1]
-if mode == "legit":
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.sendto(b"legit", (sys.argv[2], int(sys.argv[3])))
-else:
-    src, gw, port, isrc, idst, iport = sys.argv[2:8]
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind((src, 0))
-    inner = ipv4_udp(isrc, idst, int(iport), b"forged")
-    for session in range(0, 4):  # a few guesses: the sender check must stop all of them
-        header = struct.pack("!HBBBBHI", 0x4E47, 1, 1, 0, 0, 0, session)
-        s.sendto(header + inner, (gw, int(port)))
+class Sender:
+    """Sends UDP payloads from ADDR (ordinary socket) or ADDR:SPORT (raw socket, any source port)."""
+
+    def __init__(self, src):
+        addr, _, sport = src.partition(":")
+        self.sport = int(sport) if sport else None
+        if self.sport is None:
+            self.s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        else:
+            self.s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+        self.s.bind((addr, 0))
+
+    def send(self, payload, gw, port):
+        if self.sport is None:
+            self.s.sendto(payload, (gw, port))
+        else:  # UDP checksum 0: "not computed", valid over IPv4
+            udp = struct.pack("!HHHH", self.sport, port, 8 + len(payload), 0) + payload
+            self.s.sendto(udp, (gw, 0))
+
+
+GARBAGE = [
+    b"\x4e",                                      # too short
+    b"\x4e\x47\x02\x01\x00\x00\x00",              # too short: 7 header bytes
+    header(1, magic=0x4500) + b"x" * 20,          # bad magic (an IPv4 packet)
+    header(1, version=1) + b"x" * 20,             # v1 header
+    header(1, version=9) + b"x" * 20,             # unknown version
+    header(1, ptype=7) + b"x" * 20,               # unknown type
+    header(1, flags=1) + b"x" * 20,               # authenticated flag, unsupported
+    header(1, auth_len=16) + b"x" * 20,           # authentication tag, unsupported
+    header(1),                                    # data without payload
+    header(1, ptype=2) + b"x",                    # keep-alive with payload
+]
+
+
+def main(argv):
+    mode = argv[1]
+    if mode == "legit":
+        Sender("0.0.0.0").send(b"legit", argv[2], int(argv[3]))
+    elif mode == "forged":
+        src, gw, port, isrc, idst, iport, name_a, name_b = argv[2:10]
+        seq = int(argv[10]) % 65536 if len(argv) > 10 else 0
+        inner = ipv4_udp(isrc, idst, int(iport), b"forged")
+        Sender(src).send(header(session_id(name_a, name_b), seq) + inner, gw, int(port))
+    elif mode in ("garbage", "runts"):
+        src, gw, port = argv[2:5]
+        items = GARBAGE if mode == "garbage" else [b"\x00\x01\x02"] * 5
+        sender = Sender(src)
+        for g in items:
+            sender.send(g, gw, int(port))
+        print(len(items))
+    else:
+        sys.exit(f"unknown mode {mode}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
