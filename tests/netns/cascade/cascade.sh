@@ -4,8 +4,9 @@
 # The gw3 -> h2 edge link is the bottleneck (TBF, $EDGE_MBIT Mbit/s). Checks, in order:
 #  1. end-to-end TCP without tunnels (kernel routing through gw1..gw3) over the lossy links;
 #  2. the same iperf3 through the cascade: >= 90% of the edge rate and >= 2x step 1;
-#     gw2 forwards in-process (forwarded counters, no TUN round trip) and shows both sessions with
-#     their own loss estimates;
+#     gw2 forwards in-process (forwarded counters, no TUN round trip) and its status alone shows
+#     both sessions with their own loss estimates (gw1 session: rx_loss_rate of the incoming hop;
+#     gw3 session: loss_rate_est of the outgoing hop, both ~LOSS);
 #  3. TTL walk (ping -t 1..4): TTL 2 expires at gw2, answered with ICMP from gw2's TUN address;
 #  4. internal/external (gw1 and gw3 have internal_interfaces [lan0], gw2 none): traffic to
 #     non-remote prefixes is routed normally; a packet to the remote prefix that arrives on gw1's
@@ -22,11 +23,10 @@ EDGE_MBIT=${EDGE_MBIT:-4}
 LOSS=${LOSS:-0.1}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-15}
 SEED=${SEED:-7}
+GW_LOG_FILES=1
 source "$HERE/lib/netns.sh"
+source "$HERE/lib/ncgw.sh"
 trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
-
-# Turns off the offloads that break frames forwarded through linkem's packet sockets (traps.md).
-offloads_off() { nsx "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true; }
 
 # Joins gateways $1 and $2 through a linkem namespace L$3 (subnet 192.168.$3.0/24, .1 on $1's side
 # as wan$4, .2/.3 on $2's side); loss only in the $1 -> $2 direction.
@@ -63,14 +63,6 @@ write_config() {
     echo "logging: {level: info}"
   } > "$WORK/$me.yaml"
 }
-
-start_gateway() {
-  ns_bg "$1" "$NCGW" run --config "$WORK/$1.yaml" > "$WORK/$1.log" 2>&1
-  eval "GW_PID_$1=$LAST_PID"
-  wait_for test -S "/run/ncgw/${NS_PREFIX}-$1.sock" || fail "gateway $1 did not start"
-}
-gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
-json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
 # Runs iperf3 TCP h1 -> h2 for SECONDS_PER_RUN (after 2 s of slow start left out) on port $1;
 # prints receiver goodput in Mbit/s.
@@ -118,30 +110,32 @@ write_config gw3 10.99.0.3/24 "[lan0]" "$NS_PREFIX-gw2" 192.168.23.2 10.1.0.0/24
 for g in gw1 gw2 gw3; do start_gateway $g; done
 GW1_PID=$GW_PID_gw1
 WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.3.0.2 || fail "no ping reply through the cascade"
-tun_before=$(gw_status gw2 | json_get 'd["counters"]["tun_rx_packets"]')
 tunnel=$(iperf_mbit 5302)
 echo "cascade TCP: $tunnel Mbit/s (edge rate $EDGE_MBIT Mbit/s, e2e $e2e Mbit/s)"
 gw_status gw2 > "$WORK/gw2.json"
-gw_status gw1 > "$WORK/gw1.json"
-/usr/bin/python3 - "$WORK/gw1.json" "$WORK/gw2.json" "$tun_before" <<'PY' || fail "gw2 status check failed"
+/usr/bin/python3 - "$WORK/gw2.json" "$NS_PREFIX" <<'PY' || fail "gw2 status check failed"
 import json, sys
-gw1, gw2, tun_before = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
-ok = True
+gw2, prefix = json.load(open(sys.argv[1])), sys.argv[2]
+peers = {p["name"]: p for p in gw2["peers"]}
+ok = len(peers) == 2
 print("gw2 sessions (ncgw status --json of the intermediate gateway):")
-for p in gw2["peers"]:
+for name, p in peers.items():
     c = p["core"]
-    print(f"  {p['name']}: established={c.get('established')} loss_rate_est={c.get('loss_rate_est'):.4f} "
-          f"loss_rate_long={c.get('loss_rate_long'):.4f} k={c.get('k')} n={c.get('n')} "
-          f"forwarded_from={p['forwarded_from']} forwarded_to={p['forwarded_to']} "
+    print(f"  {name}: established={c.get('established')} rx_loss_rate={c.get('rx_loss_rate', -1):.4f} "
+          f"loss_rate_est={c.get('loss_rate_est', -1):.4f} loss_rate_long={c.get('loss_rate_long', -1):.4f} "
+          f"k={c.get('k')} n={c.get('n')} forwarded_from={p['forwarded_from']} forwarded_to={p['forwarded_to']} "
           f"tun_packets_routed={p['tun_packets_routed']} datagrams_in={p['datagrams_in']} out={p['datagrams_out']}")
     ok &= c.get("established") == 1
-to_gw3 = gw2["peers"][1]
-l1 = gw1["peers"][0]["core"]["loss_rate_est"]
-print(f"gw1's session to gw2: loss_rate_est={l1:.4f} (the gw1->gw2 data direction)")
+from_gw1, to_gw3 = peers[f"{prefix}-gw1"], peers[f"{prefix}-gw3"]
 print(f"gw2 counters: forwarded_packets={gw2['counters']['forwarded_packets']} "
-      f"tun_rx_packets {tun_before} -> {gw2['counters']['tun_rx_packets']}")
-# Each session's sender estimates its own hop's loss (10% configured on both data directions).
-ok &= 0.05 <= to_gw3["core"]["loss_rate_est"] <= 0.2 and 0.05 <= l1 <= 0.2
+      f"tun_rx_packets={gw2['counters']['tun_rx_packets']}")
+# gw2 sees both hops' loss (10% configured in both data directions), each in its own session:
+# the gw1 session's receiver measures the incoming hop gw1 -> gw2 (rx_loss_rate), the gw3
+# session's sender estimates the outgoing hop gw2 -> gw3 (loss_rate_est).
+rx_in, est_out = from_gw1["core"].get("rx_loss_rate", -1), to_gw3["core"].get("loss_rate_est", -1)
+print(f"gw2 loss estimates: hop gw1->gw2 (rx_loss_rate of the gw1 session) {rx_in:.4f}, "
+      f"hop gw2->gw3 (loss_rate_est of the gw3 session) {est_out:.4f}; need each in [0.05, 0.2]")
+ok &= 0.05 <= rx_in <= 0.2 and 0.05 <= est_out <= 0.2
 # Forwarded in-process: many packets, none through gw2's TUN (which would count tun_packets_routed).
 ok &= gw2["counters"]["forwarded_packets"] > 1000 and to_gw3["tun_packets_routed"] == 0
 sys.exit(0 if ok else 1)

@@ -38,6 +38,10 @@ table inet ncgw_mss {
 NFT
 }
 
+# Turns off the offloads that break frames forwarded through linkem's packet sockets (traps.md):
+# tx checksum, TSO, GSO and GRO on interface $2 of namespace $1.
+offloads_off() { nsx "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true; }
+
 # Starts a command in the background inside namespace $1; remembers its pid in LAST_PID.
 ns_bg() {
   local ns="$NS_PREFIX-$1"; shift

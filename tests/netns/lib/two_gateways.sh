@@ -1,6 +1,9 @@
 # Builds h1 - gw1 - gw2 - h2 in namespaces and writes the two gateway configs.
 # Needs lib/netns.sh sourced, NCGW (binary), WORK (temp dir), TRANSPORT (plain|tcpnc|udt).
+# Also brings start_gateway, gw_status and json_get (lib/ncgw.sh).
 #   h1 10.1.0.2/24 -- gw1 10.1.0.1 | 192.168.77.1 -- 192.168.77.2 | gw2 10.2.0.1 -- h2 10.2.0.2/24
+
+source "$(dirname "${BASH_SOURCE[0]}")/ncgw.sh"
 
 # Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml.
 write_gateway_config() {
@@ -40,16 +43,3 @@ build_two_gateway_topology() {
   write_gateway_config gw1
   write_gateway_config gw2
 }
-
-# Starts gateway $1 and waits for its control socket; sets GW_PID_<name>.
-start_gateway() {
-  ns_bg "$1" "$NCGW" run --config "$WORK/$1.yaml"
-  eval "GW_PID_$1=$LAST_PID"
-  wait_for test -S "/run/ncgw/${NS_PREFIX}-$1.sock" || fail "gateway $1 did not start"
-}
-
-# Prints gateway $1's status JSON.
-gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
-
-# Extracts a number from JSON on stdin with a python expression over `d` (the document).
-json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }

@@ -47,11 +47,10 @@ HOSTS=${HOSTS:-paper}
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 NS_PREFIX="tn$$"
 WORK=$(mktemp -d)
+GW_LOG_FILES=1
 source "$HERE/lib/netns.sh"
+source "$HERE/lib/ncgw.sh"
 trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
-
-json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
-offloads_off() { nsx "$1" ethtool -K "$2" tx off tso off gso off gro off >/dev/null 2>&1 || true; }
 
 echo "== topology: h1 - gw1 - [linkem 10 Mbit/s, 10 ms each way, queue ${QUEUE}p, loss $LOSS gw1->gw2] - gw2 - h2"
 echo "   tcpnc: cwnd_max_packets=$CWND_MAX r_max=$R_MAX; iperf3 -t $((DURATION)) -O $OMIT; linkem seed $SEED; end hosts: $HOSTS"
@@ -172,16 +171,12 @@ YAML
 }
 write_cfg gw1 gw2 10.99.0.1/30 192.168.77.2 10.2.0.0/24
 write_cfg gw2 gw1 10.99.0.2/30 192.168.77.1 10.1.0.0/24
-for g in gw1 gw2; do
-  ns_bg $g "$NCGW" run --config "$WORK/$g.yaml" > "$WORK/$g.log" 2>&1
-  WAIT_SECONDS=10 wait_for test -S "/run/ncgw/${NS_PREFIX}-$g.sock" || fail "gateway $g did not start: $(tail -5 "$WORK/$g.log")"
-done
+for g in gw1 gw2; do start_gateway $g; done
 set_loss 0
 WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "no ping through the tunnel"
 nsx gw1 ip route get 10.2.0.2 | grep -q ncgw0 || fail "gw1 does not route h2 into the tunnel"
 echo "TUN MTU gw1: $(nsx gw1 cat /sys/class/net/ncgw0/mtu)"
 
-gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
 # show_status PHASE: the data sender's (gw1) TCP/NC state now and its counters over the phase
 # (difference to the previous snapshot); the full JSON of both gateways stays in $WORK.
 PREV_STATUS="$WORK/status_gw1_start.json"
