@@ -1,6 +1,9 @@
-// The reference side of the interop tests: a small program on Debian's libudt (UDT 4.11).
+// The reference side of the interop and netns tests and of the benchmark: a small program on
+// Debian's libudt (UDT 4.11).
 // Usage: udt_peer role=caller|listener|rendezvous peer=IP:PORT type=stream|dgram dir=send|recv
-//                 [bytes=N] [messages=N] [max=1400] [seed=S] [port=P]
+//                 [bytes=N] [messages=N] [max=1400] [seed=S] [ttl=MS]
+//                 [local=IP[:PORT]] (default 127.0.0.1) [port=P] (local port, if local has none)
+//                 [ackwait=S] (sender: wait up to S s, default 120, for everything to be acknowledged)
 //        [nocheck=1] (benchmark: zeros, no checksum)
 //        udt_peer checksum-file=F   (prints the stream checksum of a file)
 // Prints "port=P" once bound, then "done bytes=N messages=M checksum=HEX" (or "error ...").
@@ -51,8 +54,9 @@ sockaddr_in parse_addr(const std::string& s) {
   sockaddr_in a{};
   a.sin_family = AF_INET;
   const auto colon = s.rfind(':');
-  inet_pton(AF_INET, s.substr(0, colon).c_str(), &a.sin_addr);
-  a.sin_port = htons(static_cast<std::uint16_t>(std::atoi(s.substr(colon + 1).c_str())));
+  const std::string host = colon == std::string::npos ? s : s.substr(0, colon);
+  inet_pton(AF_INET, host.c_str(), &a.sin_addr);
+  if (colon != std::string::npos) a.sin_port = htons(static_cast<std::uint16_t>(std::atoi(s.substr(colon + 1).c_str())));
   return a;
 }
 
@@ -64,9 +68,10 @@ int send_all(UDTSOCKET u, bool dgram) {
   if (dgram) {
     const long n = std::atol(arg("messages", "0").c_str());
     const std::size_t max = std::strtoul(arg("max", "1400").c_str(), nullptr, 10);
+    const int ttl = std::atoi(arg("ttl", "-1").c_str());  // ms; -1: never expires
     for (long i = 0; i < n; ++i) {
       const std::size_t len = gen.message(buf.data(), max);
-      if (UDT::sendmsg(u, reinterpret_cast<char*>(buf.data()), static_cast<int>(len), -1, true) < 0) return fail("sendmsg");
+      if (UDT::sendmsg(u, reinterpret_cast<char*>(buf.data()), static_cast<int>(len), ttl, true) < 0) return fail("sendmsg");
       sum.add_message(buf.data(), len);
     }
   } else {
@@ -84,10 +89,16 @@ int send_all(UDTSOCKET u, bool dgram) {
       left -= static_cast<long long>(len);
     }
   }
-  for (int i = 0; i < 60000; ++i) {  // wait (up to 60 s) until everything is acknowledged
-    int pending = 0, len = sizeof pending;
+  const int ackwait_ms = 1000 * std::atoi(arg("ackwait", "120").c_str());
+  int pending = 0;
+  for (int i = 0; i < ackwait_ms; ++i) {  // wait until everything is acknowledged
+    int len = sizeof pending;
     if (UDT::getsockopt(u, 0, UDT_SNDDATA, &pending, &len) < 0 || pending == 0) break;
     usleep(1000);
+  }
+  if (pending > 0) {  // the receiver never acknowledged everything
+    std::printf("error unacknowledged: %d packets after %d s\n", pending, ackwait_ms / 1000);
+    return 1;
   }
   std::printf("done bytes=%llu messages=%llu checksum=%s\n", static_cast<unsigned long long>(sum.bytes()),
               static_cast<unsigned long long>(sum.messages()), sum.hex().c_str());
@@ -146,10 +157,8 @@ int main(int argc, char** argv) {
     bool yes = true;
     UDT::setsockopt(s, 0, UDT_RENDEZVOUS, &yes, sizeof yes);
   }
-  sockaddr_in local{};
-  local.sin_family = AF_INET;
-  local.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  local.sin_port = htons(static_cast<std::uint16_t>(std::atoi(arg("port", "0").c_str())));
+  sockaddr_in local = parse_addr(arg("local", "127.0.0.1"));
+  if (local.sin_port == 0) local.sin_port = htons(static_cast<std::uint16_t>(std::atoi(arg("port", "0").c_str())));
   if (UDT::bind(s, reinterpret_cast<sockaddr*>(&local), sizeof local) < 0) return fail("bind");
   int namelen = sizeof local;
   UDT::getsockname(s, reinterpret_cast<sockaddr*>(&local), &namelen);

@@ -6,7 +6,7 @@
 #   3. ncgw-udt caller sends -> libudt listener receives  (the file of 2; FNV checksum)
 # and linkem must have dropped ~2% of the frames in each direction (the loss really happened).
 #   a 192.168.78.1 -- [L: linkem] -- 192.168.78.2 b
-# Usage: udt_lossy_link.sh /path/to/ncgw-udt /path/to/linkem /path/to/udt_ns_peer
+# Usage: udt_lossy_link.sh /path/to/ncgw-udt /path/to/linkem /path/to/udt_peer
 set -euo pipefail
 TOOL=$(realpath "$1")
 LINKEM=$(realpath "$2")
