@@ -1,6 +1,7 @@
 // Our UDT core against Debian's libudt (UDT 4.11) over loopback: both directions, every role
 // pairing, stream and message mode, sequence wrap; checksums must be equal on both sides.
-// Sizes: NCGW_UDT_INTEROP_FULL=1 runs the 100 MB / 100k-message sizes.
+// Sizes: the 100 MB streams and 100k messages of 1..1400 bytes per direction by default
+// (the ten cases take ~10 s on the 2-core VM); NCGW_UDT_INTEROP_SMALL=1 shrinks them to 16 MB / 15k.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -26,7 +27,7 @@ struct Case {
   std::optional<std::int32_t> isn;
 };
 
-bool full() { return std::getenv("NCGW_UDT_INTEROP_FULL") != nullptr; }
+bool full() { return std::getenv("NCGW_UDT_INTEROP_SMALL") == nullptr; }
 std::uint64_t stream_bytes() { return full() ? 100ull << 20 : 16ull << 20; }
 std::uint64_t message_count() { return full() ? 100000 : 15000; }
 
