@@ -121,7 +121,9 @@ void UdpDriver::receive_all(TimePoint now) {
     if (n <= 0) return;
     for (int i = 0; i < n; ++i) {
       const TimePoint at = arrival_time(msgs[i].msg_hdr, now, offset);
-      ep_.on_datagram(std::span(rx_.data() + i * kSlot, msgs[i].msg_len), from_sockaddr(addrs[i]), at);
+      const std::span<const std::uint8_t> d(rx_.data() + i * kSlot, msgs[i].msg_len);
+      if (receive_filter_ && receive_filter_(d, at)) continue;
+      ep_.on_datagram(d, from_sockaddr(addrs[i]), at);
     }
     received_ += static_cast<std::uint64_t>(n);
     if (n < kBatch) return;

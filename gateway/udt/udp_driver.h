@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "transports/udt/endpoint.h"
@@ -29,6 +30,10 @@ class UdpDriver {
   // readable stdin that nobody reads does not spin the loop).
   bool run(const std::function<bool(TimePoint)>& step, std::chrono::nanoseconds timeout,
            const std::function<int()>& input_fd = {});
+  // Test hook (interop tests emulate loss with it): a received datagram for which `drop(bytes, at)`
+  // returns true is discarded before the endpoint sees it. Empty (the default): none is.
+  using ReceiveFilter = std::function<bool(std::span<const std::uint8_t>, TimePoint)>;
+  void set_receive_filter(ReceiveFilter drop) { receive_filter_ = std::move(drop); }
   // Datagrams sent and received so far.
   std::uint64_t sent() const { return sent_; }
   std::uint64_t received() const { return received_; }
@@ -45,6 +50,7 @@ class UdpDriver {
   std::vector<std::uint8_t> rx_;
   std::vector<std::uint8_t> tx_;
   std::uint64_t sent_ = 0, received_ = 0;
+  ReceiveFilter receive_filter_;
   // a datagram that met EAGAIN, sent first next time
   std::size_t pending_len_ = 0;
   PeerAddress pending_to_;

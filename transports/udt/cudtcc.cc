@@ -89,7 +89,8 @@ void Cudtcc::on_timeout() {
 }
 
 void Cudtcc::on_congestion_warning() {
-  period_ = std::ceil(period_ * wire::kDecreaseFactor);
+  // core.cpp case 4: m_ullInterval = ceil(m_ullInterval * 1.125), rounded in CPU ticks, not us
+  period_ *= wire::kDecreaseFactor;
   last_dec_seq_ = snd_curr_seq_;
 }
 

@@ -5,7 +5,8 @@
 //                 [local=IP[:PORT]] (default 127.0.0.1) [port=P] (local port, if local has none)
 //                 [ackwait=S] (sender: wait up to S s, default 120, for everything to be acknowledged)
 //        [nocheck=1] (benchmark: zeros, no checksum)
-//        udt_peer checksum-file=F   (prints the stream checksum of a file)
+//        udt_peer checksum-file=F [message-size=N]   (prints the checksum of a file, as a stream or
+//                                                      as messages of N bytes, the last one shorter)
 // Prints "port=P" once bound, then "done bytes=N messages=M checksum=HEX" (or "error ...").
 // The library calls srand/rand, busy-waits and leaks: run it as its own process, serially.
 #include <arpa/inet.h>
@@ -139,14 +140,18 @@ int main(int argc, char** argv) {
     const auto eq = a.find('=');
     if (eq != std::string::npos) g_args[a.substr(0, eq)] = a.substr(eq + 1);
   }
-  if (!arg("checksum-file").empty()) {  // helper for the tool test: FNV-1a of a file, as stream
+  if (!arg("checksum-file").empty()) {  // helper for the tool test: FNV-1a of a file
     Checksum sum;
     FILE* f = std::fopen(arg("checksum-file").c_str(), "rb");
     if (!f) return 1;
-    std::vector<std::uint8_t> b(1 << 16);
-    for (std::size_t n; (n = std::fread(b.data(), 1, b.size(), f)) > 0;) sum.add(b.data(), n);
+    const std::size_t msg = std::strtoul(arg("message-size", "0").c_str(), nullptr, 10);  // 0: stream
+    std::vector<std::uint8_t> b(msg ? msg : 1 << 16);
+    for (std::size_t n; (n = std::fread(b.data(), 1, b.size(), f)) > 0;) {
+      if (msg) sum.add_message(b.data(), n); else sum.add(b.data(), n);
+    }
     std::fclose(f);
-    std::printf("done bytes=%llu messages=0 checksum=%s\n", static_cast<unsigned long long>(sum.bytes()), sum.hex().c_str());
+    std::printf("done bytes=%llu messages=%llu checksum=%s\n", static_cast<unsigned long long>(sum.bytes()),
+                static_cast<unsigned long long>(sum.messages()), sum.hex().c_str());
     return 0;
   }
   UDT::startup();

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <functional>
+#include <map>
+#include <string>
 #include <memory>
 
 #include "transports/udt/udt_tunnel_core.h"
@@ -21,11 +24,14 @@ struct Link {
   std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>> ab, ba;
   TimePoint now = transport::time_from_ns(5'000'000'000);
   bool cut = false;
+  std::function<bool(const std::vector<std::uint8_t>&)> drop_ab;  // drops a -> b datagrams it selects
 
   void drain(transport::Core& c, std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>>& q) {
     std::vector<std::uint8_t> buf(2048);
     while (auto n = c.poll_transmit(buf, now)) {
-      if (!cut) q.emplace_back(now + 5ms, std::vector<std::uint8_t>(buf.begin(), buf.begin() + static_cast<long>(*n)));
+      std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<long>(*n));
+      if (cut || (&q == &ab && drop_ab && drop_ab(d))) continue;
+      q.emplace_back(now + 5ms, std::move(d));
     }
   }
   void step() {
@@ -101,6 +107,40 @@ TEST(UdtTunnelCore, CarriesPacketsInOrderBothWays) {
   bool has_rtt = false;
   for (const auto& e : l.a->stats()) has_rtt |= e.name == "rtt_ms" && e.value > 9 && e.value < 30;
   EXPECT_TRUE(has_rtt);
+}
+
+// `ncgw status` shows the core's stats: the UDT fields the issue names are there, with values from
+// a lossy transfer (every 50th data packet a -> b is lost).
+TEST(UdtTunnelCore, StatsCarryTheUdtFields) {
+  Link l;
+  l.a = std::make_unique<UdtTunnelCore>(settings(TunnelRole::caller, kB, 1));
+  l.b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 2));
+  int data = 0;
+  l.drop_ab = [&](const std::vector<std::uint8_t>& d) { return (d[0] & 0x80) == 0 && ++data % 50 == 0; };
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+  std::uint32_t sent = 0, got = 0;
+  std::vector<std::uint8_t> buf(2048);
+  l.run_until([&] {
+    while (sent < 3000 && l.a->send(ip_packet(sent, 1400), l.now) == transport::SendResult::accepted) ++sent;
+    while (l.b->poll_deliver(buf)) ++got;
+    return got == 3000;
+  }, 30s);
+  ASSERT_EQ(got, 3000u);
+  std::map<std::string, double> a, b;
+  for (const auto& e : l.a->stats()) a[e.name] = e.value;
+  for (const auto& e : l.b->stats()) b[e.name] = e.value;
+  const Connection& ca = *l.a->connection();
+  EXPECT_EQ(a.at("sending_period_us"), ca.stats().period_us);
+  EXPECT_GT(a.at("sending_period_us"), 0);
+  EXPECT_EQ(a.at("congestion_window_packets"), ca.stats().cwnd);
+  EXPECT_GT(a.at("flow_window_packets"), 0);
+  EXPECT_NEAR(a.at("rtt_ms"), 10, 5);
+  EXPECT_GT(a.at("estimated_capacity_mbps"), 0);
+  EXPECT_GT(a.at("packets_retransmitted"), 0);
+  EXPECT_GE(a.at("packets_retransmitted"), a.at("sender_loss_packets"));
+  EXPECT_GT(a.at("sender_loss_packets"), 0);
+  EXPECT_GT(b.at("receiver_loss_packets"), 0);
+  EXPECT_EQ(a.at("connected"), 1);
 }
 
 TEST(UdtTunnelCore, ListenerFollowsARestartedCaller) {
