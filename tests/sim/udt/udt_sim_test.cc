@@ -1,9 +1,12 @@
-// UDT in the shared virtual-time simulator: link utilisation on a 100 Mbit/s, 50 ms RTT path, and
-// fairness of two flows sharing it. Every run prints its seed.
+// UDT in the shared virtual-time simulator: link utilisation on a 100 Mbit/s, 50 ms RTT path,
+// fairness of two flows sharing it (with the library's and the tunnel's decrease rule), and the
+// precision of the sender's pacing. Every run prints its seed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <vector>
 
 #include "tests/sim/common/simulation.h"
 #include "transports/udt/udt_tunnel_core.h"
@@ -73,8 +76,10 @@ TEST(UdtSim, LibraryDecreaseRuleStillUsesMostOfThePath) {
 // Two UDT connections multiplexed on one endpoint per side, fed round robin; counts per flow.
 class TwoFlowCore : public transport::Core {
  public:
-  TwoFlowCore(bool caller, std::uint64_t seed, const PeerAddress& peer) : ep_(seed), peer_(peer), caller_(caller) {
+  TwoFlowCore(bool caller, std::uint64_t seed, const PeerAddress& peer, int max_decreases)
+      : ep_(seed), peer_(peer), caller_(caller) {
     s_.type = SocketType::dgram;
+    s_.max_decreases_per_epoch = max_decreases;
     if (!caller) ep_.listen(s_);
   }
   // Opens flow i (caller side).
@@ -124,11 +129,13 @@ class TwoFlowCore : public transport::Core {
   std::uint64_t bytes_[2] = {0, 0};
 };
 
-TEST(UdtSim, TwoFlowsConvergeToAFairShare) {
+// Jain's index of two flows (the second joins 5 s later) over 30 s after 45 s, with CUDTCC's
+// decreases per epoch capped at `max_decreases`.
+void expect_fair_share(int max_decreases) {
   Simulation s(777);
   build_path(s, 600);
-  auto a = std::make_unique<TwoFlowCore>(true, s.seed_for(1), kB);
-  auto b = std::make_unique<TwoFlowCore>(false, s.seed_for(2), kA);
+  auto a = std::make_unique<TwoFlowCore>(true, s.seed_for(1), kB, max_decreases);
+  auto b = std::make_unique<TwoFlowCore>(false, s.seed_for(2), kA, max_decreases);
   TwoFlowCore* ca = a.get();
   TwoFlowCore* cb = b.get();
   s.set_core(Side::a, std::move(a));
@@ -142,10 +149,71 @@ TEST(UdtSim, TwoFlowsConvergeToAFairShare) {
   s.run_for(30s);
   const double x = static_cast<double>(cb->bytes(0) - x0), y = static_cast<double>(cb->bytes(1) - y0);
   const double jain = (x + y) * (x + y) / (2 * (x * x + y * y));
-  std::printf("[udt-sim] flow 1 %.2f Mbit/s, flow 2 %.2f Mbit/s, Jain %.3f, total utilisation %.1f%%\n",
-              x * 8 / 30e6, y * 8 / 30e6, jain, 100 * (x + y) / kPacket * kWireBytes * 8 / 30 / kRate);
+  std::printf("[udt-sim] decreases/epoch %d: flow 1 %.2f Mbit/s, flow 2 %.2f Mbit/s, Jain %.3f, total utilisation %.1f%%\n",
+              max_decreases, x * 8 / 30e6, y * 8 / 30e6, jain, 100 * (x + y) / kPacket * kWireBytes * 8 / 30 / kRate);
   EXPECT_GE(jain, 0.95);
   EXPECT_GT(x + y, 0.8 * kRate / 8 * 30 * kPacket / kWireBytes);
+}
+
+TEST(UdtSim, TwoFlowsConvergeToAFairShare) { expect_fair_share(wire::kMaxDecreasesPerEpoch); }
+TEST(UdtSim, TwoFlowsConvergeToAFairShareWithTheTunnelSetting) { expect_fair_share(1); }
+
+// Pacing: every data packet has its own deadline. With the simulator's exact driver, the gap after a
+// packet equals the sending period in force when it left, except after the first packet of a
+// packet pair (seq & 0xF == 0, sent back to back by design) and after idle time, where at most
+// pacing_credit_us of debt is paid back-to-back. Measured over 5 s of steady state on the 100 Mbit/s
+// path: no two consecutive non-pair gaps are shorter than period / 2, and 95% of the gaps are within
+// 1% of the period.
+TEST(UdtSim, PacingGapsFollowThePeriod) {
+  Simulation s(4242);
+  struct Departure { TimePoint at; std::int32_t seq; double period_us; };
+  std::vector<Departure> log;
+  bool recording = false;
+  const UdtTunnelCore* core = nullptr;
+  s.link_from(Side::a).add<sim::DropIf>([&](std::span<const std::uint8_t> b, std::uint64_t, TimePoint at) {
+    if (recording && (b[0] & 0x80) == 0) {
+      const auto seq = static_cast<std::int32_t>((std::uint32_t{b[0]} << 24 | std::uint32_t{b[1]} << 16 |
+                                                  std::uint32_t{b[2]} << 8 | b[3]) & 0x7FFFFFFF);
+      log.push_back({at, seq, core->connection()->stats().period_us});
+    }
+    return false;
+  });
+  build_path(s, 600);
+  auto ta = tunnel(TunnelRole::caller, kB, s.seed_for(1));
+  auto tb = tunnel(TunnelRole::listener, kA, s.seed_for(2));
+  auto ca = std::make_unique<UdtTunnelCore>(ta);
+  core = ca.get();
+  s.set_core(Side::a, std::move(ca));
+  s.set_core(Side::b, std::make_unique<UdtTunnelCore>(tb));
+  s.set_source(Side::a, std::make_unique<sim::BulkSource>(kPacket, 1));
+  s.run_for(15s);
+  recording = true;
+  s.run_for(5s);
+  ASSERT_GT(log.size(), 10000u);
+  std::size_t gaps = 0, within_1pct = 0, fast = 0, pairs = 0, longest_fast_run = 0, run = 0;
+  double sum_ratio = 0;
+  for (std::size_t i = 0; i + 1 < log.size(); ++i) {
+    const double gap = std::chrono::duration<double, std::micro>(log[i + 1].at - log[i].at).count();
+    if ((log[i].seq & 0xF) == 0) {  // packet pair: the next one goes back to back
+      ++pairs;
+      continue;
+    }
+    const double r = gap / log[i].period_us;
+    ++gaps;
+    sum_ratio += std::min(r, 2.0);
+    within_1pct += r > 0.99 && r < 1.01;
+    if (r < 0.5) {
+      ++fast;
+      longest_fast_run = std::max(longest_fast_run, ++run);
+    } else {
+      run = 0;
+    }
+  }
+  std::printf("[udt-sim] pacing: %zu gaps (+%zu pair gaps), %.2f%% within 1%% of the period, %zu shorter than "
+              "period/2 (longest run %zu), mean gap/period %.3f, period at the end %.1f us\n",
+              gaps, pairs, 100.0 * within_1pct / gaps, fast, longest_fast_run, sum_ratio / gaps, log.back().period_us);
+  EXPECT_LE(longest_fast_run, 1u);
+  EXPECT_GE(static_cast<double>(within_1pct) / gaps, 0.95);
 }
 
 }  // namespace
