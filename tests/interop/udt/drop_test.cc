@@ -46,6 +46,8 @@ TEST(UdtInteropDrop, TheirExpiredMessagesAreSkippedByOurReceiver) {
   const auto port_line = peer.wait_line(5s);
   ASSERT_TRUE(port_line && port_line->rfind("port=", 0) == 0) << port_line.value_or("(nothing)");
 
+  const auto t0 = std::chrono::steady_clock::now();
+  auto secs = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
   std::optional<std::int32_t> id;
   std::size_t next = 0, received = 0;
   bool matched = true;
@@ -70,8 +72,10 @@ TEST(UdtInteropDrop, TheirExpiredMessagesAreSkippedByOurReceiver) {
     }
     return next == kMessages;
   }, 120s);
+  const double t_last = secs();
   std::optional<std::string> theirs;
   drv.run([&](TimePoint) { return (theirs = peer.line()).has_value(); }, 30s);
+  const double t_theirs = secs();
   if (Connection* cc = id ? ep.find(*id) : nullptr) {
     const ConnStats st = cc->stats();
     std::printf("[interop] drop: ours: state %s, received %llu, rcv_loss %llu, acks %llu, naks %llu\n", to_string(cc->state()),
@@ -92,8 +96,9 @@ TEST(UdtInteropDrop, TheirExpiredMessagesAreSkippedByOurReceiver) {
     const auto m = static_cast<std::uint32_t>(i + 1);
     outside += !blacked_msgs.contains(m) && !blacked_msgs.contains(m - 1);
   }
-  std::printf("[interop] drop: %zu of %zu messages delivered, %zu skipped; %zu messages hit by the blackout; theirs: %s\n",
-              received, kMessages, skipped, blacked_msgs.size(), theirs.value_or("(no result)").c_str());
+  std::printf("[interop] drop: %zu of %zu messages delivered (last at %.2f s), %zu skipped; %zu messages hit by the "
+              "blackout; theirs (at %.2f s): %s\n", received, kMessages, t_last, skipped, blacked_msgs.size(), t_theirs,
+              theirs.value_or("(no result)").c_str());
   EXPECT_TRUE(done) << "timed out before the last message";  // done: the last one was delivered
   EXPECT_TRUE(matched) << "a message arrived out of order or corrupt";
   EXPECT_GT(skipped, 0u) << "no message was dropped: the TTL path was not exercised";
