@@ -19,7 +19,9 @@ using test::Pair;
 using test::pattern;
 using test::pump_stream;
 
+// True for a data packet (top bit of the first word clear).
 bool is_data(const std::vector<std::uint8_t>& b) { return (b[0] & 0x80) == 0; }
+// The sequence number of a data packet.
 std::int32_t data_seq(const std::vector<std::uint8_t>& b) {
   return static_cast<std::int32_t>((std::uint32_t{b[0]} << 24 | std::uint32_t{b[1]} << 16 | std::uint32_t{b[2]} << 8 | b[3]) &
                                    0x7FFFFFFF);
