@@ -41,7 +41,9 @@ ConfigError syntax_error(const std::string& file, const YAML::Mark& mark, const 
 
 }  // namespace
 
-LoadResult load_config_string(std::string_view yaml, std::string file_label) {
+LoadResult load_config_string(std::string_view yaml, std::string file_label,
+                              std::vector<ConfigWarning>* warnings) {
+  if (warnings != nullptr) warnings->clear();
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(std::string(yaml));
@@ -57,14 +59,16 @@ LoadResult load_config_string(std::string_view yaml, std::string file_label) {
     if (documents.size() > 1) {
       Node(documents[1], "", documents[1].Mark(), &file_label).fail("expected one YAML document, found a second one");
     }
-    const Node root(documents.front(), "", documents.front().Mark(), &file_label);
+    const Node root(documents.front(), "", documents.front().Mark(), &file_label, warnings);
     return read_document(root);
   } catch (const LoadFailure& failure) {
+    if (warnings != nullptr) warnings->clear();  // the error is what matters
     return failure.error;
   }
 }
 
-LoadResult load_config_file(const std::string& path) {
+LoadResult load_config_file(const std::string& path, std::vector<ConfigWarning>* warnings) {
+  if (warnings != nullptr) warnings->clear();
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) return ConfigError{path, 0, 0, "", "cannot read: is a directory"};
   std::ifstream in(path, std::ios::binary);
@@ -72,7 +76,7 @@ LoadResult load_config_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad()) return ConfigError{path, 0, 0, "", std::string("cannot read: ") + std::strerror(errno)};
-  return load_config_string(text.str(), path);
+  return load_config_string(text.str(), path, warnings);
 }
 
 }  // namespace ncgw::config

@@ -1,10 +1,12 @@
-// Public API of the config library: YAML text or file -> validated GatewayConfig, or one precise
-// error (file:line:column, key path, what was expected); and back to normalised YAML.
+// Public API of the config library: YAML text or file -> validated GatewayConfig (and warnings
+// about values that load but are probably wrong), or one precise error (file:line:column, key
+// path, what was expected); and back to normalised YAML.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "config/config.h"
 
@@ -25,14 +27,30 @@ struct ConfigError {
 // Without a position: "gw1.yaml: message"; without a key path the "key: " part is left out.
 std::string format_error(const ConfigError& error);
 
+// A value that loads but is probably not what the operator meant (e.g. tcpnc buffers smaller
+// than paper 002 section 2.2 sizes them). Same fields as ConfigError.
+struct ConfigWarning {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string key_path;
+  std::string message;
+};
+
+// "gw1.yaml:6:32: warning: peers[0].tcpnc.link_buffer_packets: ...": as format_error, with
+// "warning: " after the position.
+std::string format_warning(const ConfigWarning& warning);
+
 // Either a valid configuration with every default filled in, or the first error found.
 using LoadResult = std::variant<GatewayConfig, ConfigError>;
 
-// Reads and validates a YAML file; the error's `file` is `path` as given.
-LoadResult load_config_file(const std::string& path);
+// Reads and validates a YAML file; the error's `file` is `path` as given. When `warnings` is not
+// null it is overwritten with the warnings in document order (left empty when loading fails).
+LoadResult load_config_file(const std::string& path, std::vector<ConfigWarning>* warnings = nullptr);
 
-// Validates YAML text; `file_label` names it in errors.
-LoadResult load_config_string(std::string_view yaml, std::string file_label);
+// Validates YAML text; `file_label` names it in errors and warnings.
+LoadResult load_config_string(std::string_view yaml, std::string file_label,
+                              std::vector<ConfigWarning>* warnings = nullptr);
 
 // The normalised configuration as YAML (every default written out; tun.mtu as `auto` when unset).
 // Loading the result gives a configuration equal to `config`.

@@ -14,6 +14,17 @@ std::string format_error(const ConfigError& error) {
   return out.append(error.message);
 }
 
+std::string format_warning(const ConfigWarning& warning) {
+  std::string out = warning.file;
+  if (warning.line > 0) {
+    out.append(":").append(std::to_string(warning.line));
+    out.append(":").append(std::to_string(warning.column));
+  }
+  out.append(": warning: ");
+  if (!warning.key_path.empty()) out.append(warning.key_path).append(": ");
+  return out.append(warning.message);
+}
+
 std::uint16_t default_port(TransportKind kind) {
   switch (kind) {
     case TransportKind::plain: return 5500;

@@ -1,4 +1,5 @@
 // Readers of the per-transport settings blocks: plain, tcpnc, udt (bounds and cross-checks).
+#include <cmath>
 #include <limits>
 
 #include "config/scalars.h"
@@ -61,6 +62,30 @@ void check_tcpnc(const Node& block, const TcpncSettings& s) {
   }
 }
 
+// Buffers smaller than paper 002 section 2.2 sizes them load, with a warning: ncgw holds no link
+// queue of its own (link_buffer_packets describes the underlay's and sizes the default sending
+// buffer), and a smaller sending buffer only moves the entrance drops earlier. The defaults are
+// those of transports/tcpnc/settings.cc (effective_link_buffer, effective_sending_buffer).
+void warn_tcpnc_buffers(const Node& block, const TcpncSettings& s) {
+  const auto paper_link = static_cast<std::uint32_t>(std::ceil(s.r_max * s.cwnd_max_packets));
+  if (s.link_buffer_packets != 0 && s.link_buffer_packets < paper_link) {
+    block.require("link_buffer_packets")
+        .warn("link_buffer_packets (" + std::to_string(s.link_buffer_packets) +
+              ") is below ceil(r_max x cwnd_max_packets) (" + std::to_string(paper_link) +
+              "): a full window at the largest redundancy does not fit (paper 002 section 2.2); "
+              "0 selects " + std::to_string(paper_link));
+  }
+  const std::uint32_t link = s.link_buffer_packets != 0 ? s.link_buffer_packets : paper_link;
+  const std::uint32_t paper_sending = s.cwnd_max_packets + link;
+  if (s.sending_buffer_packets != 0 && s.sending_buffer_packets < paper_sending) {
+    block.require("sending_buffer_packets")
+        .warn("sending_buffer_packets (" + std::to_string(s.sending_buffer_packets) +
+              ") is below cwnd_max_packets + link buffer (" + std::to_string(s.cwnd_max_packets) +
+              " + " + std::to_string(link) + " = " + std::to_string(paper_sending) +
+              ", paper 002 section 2.2); 0 selects " + std::to_string(paper_sending));
+  }
+}
+
 }  // namespace
 
 PlainSettings read_plain(const Node& block) {
@@ -97,6 +122,7 @@ TcpncSettings read_tcpnc(const Node& block) {
   read_opt(block, "seed", s.seed, 0, kMaxU64);
   check_tcpnc(block, s);
   read_fixed(block, s);
+  warn_tcpnc_buffers(block, s);
   return s;
 }
 

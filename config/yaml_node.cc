@@ -25,8 +25,9 @@ YAML::Mark value_mark(const YAML::Node& key, const YAML::Node& value) {
 
 }  // namespace
 
-Node::Node(YAML::Node node, std::string path, YAML::Mark mark, const std::string* file)
-    : node_(std::move(node)), path_(std::move(path)), mark_(mark), file_(file) {}
+Node::Node(YAML::Node node, std::string path, YAML::Mark mark, const std::string* file,
+           std::vector<ConfigWarning>* warnings)
+    : node_(std::move(node)), path_(std::move(path)), mark_(mark), file_(file), warnings_(warnings) {}
 
 ConfigError Node::error(const std::string& message) const {
   const int column = mark_.line < 0 ? 1 : mark_.column + 1;
@@ -34,6 +35,12 @@ ConfigError Node::error(const std::string& message) const {
 }
 
 void Node::fail(const std::string& message) const { throw LoadFailure{error(message)}; }
+
+void Node::warn(const std::string& message) const {
+  if (warnings_ == nullptr) return;
+  const ConfigError e = error(message);
+  warnings_->push_back(ConfigWarning{e.file, e.line, e.column, e.key_path, e.message});
+}
 
 std::string Node::describe() const {
   switch (node_.Type()) {
@@ -49,9 +56,9 @@ void Node::check_keys(std::span<const std::string_view> allowed) const {
   std::map<std::string, int> seen;  // key -> line of its first occurrence
   for (const auto& entry : node_) {  // iterator values are temporaries: hold them by value
     const YAML::Node key = entry.first;
-    const Node key_node(key, path_, key.Mark(), file_);
+    const Node key_node(key, path_, key.Mark(), file_, warnings_);
     if (!key.IsScalar()) key_node.fail("expected a key name, got " + key_node.describe());
-    const Node named(key, child_path(key.Scalar()), key.Mark(), file_);
+    const Node named(key, child_path(key.Scalar()), key.Mark(), file_, warnings_);
     const auto [first, inserted] = seen.emplace(key.Scalar(), named.line());
     if (!inserted) named.fail("duplicate key (first at line " + std::to_string(first->second) + ")");
     bool known = false;
@@ -68,7 +75,7 @@ std::optional<Node> Node::find(std::string_view key) const {
   for (const auto& entry : node_) {
     const YAML::Node k = entry.first;
     const YAML::Node v = entry.second;
-    if (k.IsScalar() && k.Scalar() == key) return Node(v, child_path(key), value_mark(k, v), file_);
+    if (k.IsScalar() && k.Scalar() == key) return Node(v, child_path(key), value_mark(k, v), file_, warnings_);
   }
   return std::nullopt;
 }
@@ -84,7 +91,7 @@ std::vector<Node> Node::elements() const {
   for (std::size_t i = 0; i < node_.size(); ++i) {
     const YAML::Node element = node_[i];  // const operator[]: no insertion
     out.emplace_back(element, path_ + "[" + std::to_string(i) + "]",
-                     element.IsNull() ? mark_ : element.Mark(), file_);
+                     element.IsNull() ? mark_ : element.Mark(), file_, warnings_);
   }
   return out;
 }

@@ -22,8 +22,10 @@ struct LoadFailure {
 // A node of the document, its key path ("peers[0].tcpnc") and the position errors point at.
 class Node {
  public:
-  // `file` must outlive the node (it is the label of the document being loaded).
-  Node(YAML::Node node, std::string path, YAML::Mark mark, const std::string* file);
+  // `file` must outlive the node (it is the label of the document being loaded); so must
+  // `warnings`, where warn() appends (null: warnings are dropped). Children share both.
+  Node(YAML::Node node, std::string path, YAML::Mark mark, const std::string* file,
+       std::vector<ConfigWarning>* warnings = nullptr);
 
   // The underlying yaml-cpp node (const: reading never inserts).
   const YAML::Node& yaml() const { return node_; }
@@ -36,6 +38,8 @@ class Node {
   [[noreturn]] void fail(const std::string& message) const;
   // The error this node would raise, without throwing.
   ConfigError error(const std::string& message) const;
+  // Records a warning at this node's position and path; loading goes on.
+  void warn(const std::string& message) const;
   // What this node is, for "got ..." in messages: "null", "a sequence", "a mapping" or 'text'.
   std::string describe() const;
 
@@ -56,6 +60,7 @@ class Node {
   std::string path_;
   YAML::Mark mark_;
   const std::string* file_;
+  std::vector<ConfigWarning>* warnings_;
 };
 
 }  // namespace ncgw::config::detail

@@ -19,13 +19,16 @@ namespace ncgw::gateway {
 
 namespace {
 
-// Loads a config or prints its error; nullopt means "exit 2".
+// Loads a config or prints its error; nullopt means "exit 2". Warnings go to stderr, one a line
+// ("ncgw: FILE:LINE:COLUMN: warning: KEY: ..."), and do not change the exit status.
 std::optional<config::GatewayConfig> load_or_report(const std::string& path) {
-  auto result = config::load_config_file(path);
+  std::vector<config::ConfigWarning> warnings;
+  auto result = config::load_config_file(path, &warnings);
   if (auto* err = std::get_if<config::ConfigError>(&result)) {
     std::cerr << "ncgw: " << config::format_error(*err) << "\n";
     return std::nullopt;
   }
+  for (const auto& w : warnings) std::cerr << "ncgw: " << config::format_warning(w) << "\n";
   return std::get<config::GatewayConfig>(std::move(result));
 }
 

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "config/loader.h"
 
@@ -36,6 +37,9 @@ TEST(config_round_trip, EveryExample) {
 }
 
 TEST(config_round_trip, EveryFieldAwayFromItsDefault) {
+  // Buffers consistent with paper 002 section 2.2 (no warning): link 20 >= ceil(1.1 x 17) = 19,
+  // sending 40 >= 17 + 20.
+  std::vector<ConfigWarning> warnings;
   GatewayConfig c = must_load(load_config_string(R"(
 gateway: {name: gw1, control_socket: /tmp/a b.sock}
 tun: {name: t0, mtu: 1300, underlay_mtu: 1400, addresses: ["fd00::1/64", 10.9.0.1/24], on_exit: keep}
@@ -44,7 +48,7 @@ peers:
   - name: p1
     endpoint: "[fd00::2]:7000"
     transport: tcpnc
-    tcpnc: {congestion_control: cubic, cwnd_max_packets: 17, link_buffer_packets: 3,
+    tcpnc: {congestion_control: cubic, cwnd_max_packets: 17, link_buffer_packets: 20,
             sending_buffer_packets: 40, n_min: 3, n_max: 9, k_max: 5, r_max: 1.1,
             retransmission_target: 0.1, fixed_n: 4, fixed_k: 2, rto_min_ms: 7, keepalive_ms: 8,
             dead_peer_ms: 9, seed: 123456789012345}
@@ -58,7 +62,8 @@ routes:
   - {prefix: "fd00:5::/48", via: p1}
   - {prefix: 10.5.0.0/16, via: p2}
 logging: {level: "off", file: "/var/log/x: y.log"}
-)", "t.yaml"));
+)", "t.yaml", &warnings));
+  EXPECT_TRUE(warnings.empty()) << format_warning(warnings.front());
   ASSERT_EQ(c.peers.size(), 3u);
   expect_round_trip(c);
 }
