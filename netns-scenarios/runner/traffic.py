@@ -123,7 +123,10 @@ class Traffic:
                 r.update(parse_ping(open(self._path(f, "out")).read()))
             else:
                 client = _load_json(self._path(f, "out"))
-                server = _load_json(self._path(f, "server.json"))
+                # TCP goodput comes from the client's end.sum_received (the receiver's byte count as
+                # the server reported it back); only UDP needs the server's own JSON. An empty server
+                # file (iperf3 -1 servers sometimes exit before writing it) must not fail a TCP flow.
+                server = _load_json(self._path(f, "server.json")) if f["type"] == "udp" else None
                 r.update(parse_iperf(client, server, f["type"]))
         except Exception as e:  # a failed flow is a result, not a crash of the run
             r["error"] = f"{type(e).__name__}: {e}"

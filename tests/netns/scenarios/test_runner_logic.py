@@ -7,7 +7,9 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                                 "netns-scenarios"))
-from runner import metrics, openvpn, plan, scenario  # noqa: E402
+from runner import metrics, openvpn, plan, scenario, traffic  # noqa: E402
+import json  # noqa: E402
+import tempfile  # noqa: E402
 
 SCEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "netns-scenarios",
                     "scenarios", "paper002-topology2.yaml")
@@ -115,6 +117,34 @@ class NamedVariants(unittest.TestCase):
         for a in (srv, cli):
             self.assertEqual(a[a.index("--cipher") + 1], "none")
             self.assertEqual(a[a.index("--tun-mtu") + 1], "1400")
+
+
+class FlowResults(unittest.TestCase):
+    """A TCP flow is measured from the client's JSON even when the one-shot server's file is empty
+    (it once turned a paper002 point into an error); a UDP flow needs the server's counts."""
+
+    CLIENT = {"end": {"sum_received": {"bits_per_second": 8.5e6, "bytes": 21250000, "seconds": 20.0},
+                      "sum_sent": {"retransmits": 0},
+                      "streams": [{"sender": {"mean_rtt": 50000, "min_rtt": 20000, "max_rtt": 90000}}]}}
+
+    def result(self, kind):
+        t = object.__new__(traffic.Traffic)
+        t.run_dir = tempfile.mkdtemp()
+        f = {"name": "f1", "type": kind, "from": "h1", "to": "h2", "start": 0, "duration": 20}
+        t.flows = [f]
+        with open(t._path(f, "out"), "w") as fh:
+            json.dump(self.CLIENT, fh)
+        open(t._path(f, "server.json"), "w").close()  # empty, as iperf3 sometimes leaves it
+        return t.results()[0]
+
+    def test_tcp_flow_ignores_an_empty_server_file(self):
+        r = self.result("tcp")
+        self.assertNotIn("error", r)
+        self.assertEqual(r["goodput_bps"], 8.5e6)
+        self.assertAlmostEqual(r["mean_rtt_ms"], 50.0)
+
+    def test_udp_flow_with_an_empty_server_file_is_an_error(self):
+        self.assertIn("error", self.result("udp"))
 
 
 if __name__ == "__main__":
