@@ -147,7 +147,7 @@ class Sender {
   coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables (no allocation per call)
   coding::Choice choice_{};
   std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
-  bool short_k_valid_ = false;
+                                                            // behind choice_ (valid once choice_.n > 0)
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
 
   bool active_ = false;

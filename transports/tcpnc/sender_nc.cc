@@ -52,7 +52,6 @@ void Sender::maybe_adapt(TimePoint now) {
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
   choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
   chooser_.repairs_by_size(ch, bounds_, short_k_);
-  short_k_valid_ = true;
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return;
   n_ = choice_.n;
   k_ = choice_.k;
@@ -63,7 +62,7 @@ void Sender::maybe_adapt(TimePoint now) {
 unsigned Sender::repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const {
   if (planned_k == 0 || count == 0) return 0;
   if (count >= planned_n) return planned_k;
-  if (short_k_valid_ && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
+  if (choice_.n > 0 && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
   return std::max(1u, static_cast<unsigned>(std::ceil(double(planned_k) * count / std::max(1u, planned_n))));
 }
 
