@@ -14,7 +14,7 @@ namespace ncgw::config {
 enum class TransportKind { plain, tcpnc, udt };
 
 // Congestion control of the TCP/NC sender.
-enum class CongestionControl { newreno, cubic };
+enum class CongestionControl { newreno, cubic, bbr };
 
 // What happens to the TUN device at shutdown.
 enum class TunOnExit { remove, keep };
@@ -30,15 +30,17 @@ inline constexpr std::uint32_t kMaxCodingWindow = 64;
 
 // Settings of the TCP/NC transport (paper 002 section 2; notes/tcpnc.md).
 struct TcpncSettings {
-  CongestionControl congestion_control = CongestionControl::newreno;
-  std::uint32_t cwnd_max_packets = 200;      // CWND_max, hard cap on transmissions in flight
+  CongestionControl congestion_control = CongestionControl::bbr;
+  std::uint32_t cwnd_max_packets = 0;        // CWND_max, upper limit on transmissions in flight;
+                                             // 0: automatic (from the measured BDP)
   std::uint32_t link_buffer_packets = 0;     // 0: R_max x CWND_max (paper 002 section 2.2)
-  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer
+  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer; with CWND_max automatic,
+                                             // a queueing-delay budget at the measured rate
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
   std::uint32_t n_max = 64;   // 64/24: Gilbert-Elliott 5%, burst 3 reaches 0.84 of (1-e) (32/16: 0.78)
   std::uint32_t k_max = 24;                  // most repairs per coding window
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
-  double retransmission_target = 0.02;       // target P(a CW needs a retransmission round)
+  double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

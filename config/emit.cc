@@ -71,11 +71,15 @@ void emit_listen(YAML::Emitter& out, const ListenConfig& l) {
 // The fields of a `tcpnc` block; fixed_n/fixed_k only when set.
 void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
   emit_pair(out, "congestion_control", std::string(to_string(s.congestion_control)));
-  emit_pair(out, "cwnd_max_packets", num(s.cwnd_max_packets));
+  const bool automatic = s.cwnd_max_packets == 0;
+  emit_pair(out, "cwnd_max_packets", num(s.cwnd_max_packets),
+            automatic ? "0: automatic, from the measured BDP (at most 8192)" : nullptr);
   emit_pair(out, "link_buffer_packets", num(s.link_buffer_packets),
-       s.link_buffer_packets == 0 ? "0: r_max x cwnd_max_packets" : nullptr);
+       s.link_buffer_packets == 0 && !automatic ? "0: r_max x cwnd_max_packets" : nullptr);
   emit_pair(out, "sending_buffer_packets", num(s.sending_buffer_packets),
-       s.sending_buffer_packets == 0 ? "0: cwnd_max_packets + link buffer" : nullptr);
+       s.sending_buffer_packets != 0 ? nullptr
+       : automatic ? "0: half the min RTT + 10 ms at the measured rate"
+                   : "0: cwnd_max_packets + link buffer");
   emit_pair(out, "n_min", num(s.n_min));
   emit_pair(out, "n_max", num(s.n_max));
   emit_pair(out, "k_max", num(s.k_max));

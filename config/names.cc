@@ -44,7 +44,12 @@ std::string_view to_string(TransportKind kind) {
 }
 
 std::string_view to_string(CongestionControl cc) {
-  return cc == CongestionControl::cubic ? "cubic" : "newreno";
+  switch (cc) {
+    case CongestionControl::cubic: return "cubic";
+    case CongestionControl::bbr: return "bbr";
+    case CongestionControl::newreno: break;
+  }
+  return "newreno";
 }
 
 std::string_view to_string(TunOnExit on_exit) {

@@ -50,6 +50,9 @@ void check_tcpnc(const Node& block, const TcpncSettings& s) {
     blame(block, "n_max", "n_min").fail("n_min (" + std::to_string(s.n_min) + ") must not exceed n_max (" +
                                         std::to_string(s.n_max) + ")");
   }
+  if (s.cwnd_max_packets == 1) {
+    block.require("cwnd_max_packets").fail("expected 0 (automatic) or an integer in 2..100000, got 1");
+  }
   if (s.sending_buffer_packets != 0 && s.sending_buffer_packets < s.cwnd_max_packets) {
     blame(block, "sending_buffer_packets", "cwnd_max_packets")
         .fail("sending_buffer_packets (" + std::to_string(s.sending_buffer_packets) +
@@ -67,6 +70,7 @@ void check_tcpnc(const Node& block, const TcpncSettings& s) {
 // buffer), and a smaller sending buffer only moves the entrance drops earlier. The defaults are
 // those of transports/tcpnc/settings.cc (effective_link_buffer, effective_sending_buffer).
 void warn_tcpnc_buffers(const Node& block, const TcpncSettings& s) {
+  if (s.cwnd_max_packets == 0) return;  // automatic sizing: the buffers follow the measured BDP
   const auto paper_link = static_cast<std::uint32_t>(std::ceil(s.r_max * s.cwnd_max_packets));
   if (s.link_buffer_packets != 0 && s.link_buffer_packets < paper_link) {
     block.require("link_buffer_packets")
@@ -106,7 +110,7 @@ TcpncSettings read_tcpnc(const Node& block) {
   if (const auto n = block.find("congestion_control")) {
     s.congestion_control = read_choice<CongestionControl>(*n, kCongestionNames);
   }
-  read_opt(block, "cwnd_max_packets", s.cwnd_max_packets, 2, 100000);
+  read_opt(block, "cwnd_max_packets", s.cwnd_max_packets, 0, 100000);
   read_opt(block, "link_buffer_packets", s.link_buffer_packets, 0, kMaxPackets);
   read_opt(block, "sending_buffer_packets", s.sending_buffer_packets, 0, kMaxPackets);
   read_opt(block, "n_min", s.n_min, 1, kMaxCodingWindow);

@@ -38,8 +38,8 @@ UdtSettings read_udt(const Node& node, std::uint32_t underlay_mtu);
 // Words accepted for the enums, in the order error messages list them.
 inline constexpr std::array<std::pair<std::string_view, TransportKind>, 3> kTransportNames{{
     {"plain", TransportKind::plain}, {"tcpnc", TransportKind::tcpnc}, {"udt", TransportKind::udt}}};
-inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 2> kCongestionNames{{
-    {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}}};
+inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 3> kCongestionNames{{
+    {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}, {"bbr", CongestionControl::bbr}}};
 inline constexpr std::array<std::pair<std::string_view, TunOnExit>, 2> kOnExitNames{{
     {"remove", TunOnExit::remove}, {"keep", TunOnExit::keep}}};
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kLogLevels{{

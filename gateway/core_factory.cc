@@ -51,8 +51,11 @@ std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, con
 std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, const config::Peer& peer) {
   const config::TcpncSettings& c = peer.tcpnc;
   tcpnc::TcpncCoreSettings s;
-  s.congestion_control = c.congestion_control == config::CongestionControl::cubic ? tcpnc::CcAlgorithm::kCubic
-                                                                                   : tcpnc::CcAlgorithm::kNewReno;
+  switch (c.congestion_control) {
+    case config::CongestionControl::newreno: s.congestion_control = tcpnc::CcAlgorithm::kNewReno; break;
+    case config::CongestionControl::cubic: s.congestion_control = tcpnc::CcAlgorithm::kCubic; break;
+    case config::CongestionControl::bbr: s.congestion_control = tcpnc::CcAlgorithm::kBbr; break;
+  }
   s.cwnd_max_packets = c.cwnd_max_packets;
   s.link_buffer_packets = c.link_buffer_packets;
   s.sending_buffer_packets = c.sending_buffer_packets;

@@ -6,14 +6,12 @@
 #include <cstdint>
 
 #include "transports/common/time.h"
+#include "transports/tcpnc/congestion_controller.h"
 
 namespace ncgw::tcpnc {
 
 using transport::Duration;
 using transport::TimePoint;
-
-// Which window-growth rule runs.
-enum class CcAlgorithm : std::uint8_t { kNewReno, kCubic };
 
 // cwnd and ssthresh with the chosen growth rule, capped at CWND_max.
 class CongestionControl {

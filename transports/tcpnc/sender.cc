@@ -18,11 +18,11 @@ constexpr Duration kRtoMax = std::chrono::seconds(4);
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
     : s_(s), max_packet_(max_packet), max_open_(coding_windows(s)), rng_(seed),
-      queue_(effective_sending_buffer(s), max_packet), txs_(kTxRingSize), cws_(max_open_),
+      queue_(queue_capacity(s), max_packet), txs_(kTxRingSize), cws_(max_open_),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
-      cc_(s.congestion_control == CcAlgorithm::kCubic ? CcAlgorithm::kCubic : CcAlgorithm::kNewReno,
-          s.initial_cwnd_packets, s.cwnd_max_packets),
+      cc_(make_controller({s.congestion_control, static_cast<double>(s.initial_cwnd_packets),
+                           static_cast<double>(effective_cwnd_cap(s)), seed ^ 0x6262725F63636Bull})),
       chooser_(std::min<unsigned>(s.n_max, coding::kMaxWindow), s.k_max),
       sending_buffer_(effective_sending_buffer(s)) {
   enc_cfg_.max_open = max_open_;
@@ -44,10 +44,13 @@ void Sender::start(const Hello& peer, TimePoint now) {
   enc_cfg_.salt = rng_.next();
   enc_.emplace(enc_cfg_);  // allocates: once per session, never per packet
   peer_max_open_ = peer.max_open;
+  peer_max_n_ = peer.max_n;
   bounds_.n_max = std::min<unsigned>(static_cast<unsigned>(enc_cfg_.limits.max_n), peer.max_n);
   n_ = std::min(n_, bounds_.n_max);
   max_packet_ = std::min<std::size_t>(max_packet_, peer.max_packet);
-  cc_.reset();
+  cc_->reset();
+  delivery_.reset();
+  pacer_.reset();
   rtt_.reset_backoff();
   est_ = coding::LossEstimator();
   next_adapt_ = now;
@@ -72,6 +75,8 @@ void Sender::drop_all() {
   any_acked_ = false;
   in_flight_ = 0;
   pto_count_ = probes_due_ = 0;
+  lost_since_ack_ = acked_this_ack_ = 0;
+  pace_blocked_ = false;
   loss_time_.reset();
 }
 
@@ -82,7 +87,7 @@ std::size_t Sender::buffered() const {
 transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint) {
   if (!active_) return transport::SendResult::not_connected;
   if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
-  if (buffered() >= sending_buffer_ || !queue_.push(packet)) {
+  if (!entrance_open() || !queue_.push(packet)) {
     ++ctr_.entrance_drops;
     return transport::SendResult::buffer_full;
   }
@@ -113,7 +118,9 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
   std::copy(comb.payload.begin(), comb.payload.end(), out.begin() + hdr + ch);
   TxRecord& r = rec(next_tx_);
   if (r.in_flight) declare_lost(r);  // ring wrapped onto an unresolved record (never in practice)
-  r = TxRecord{next_tx_, now, cw_id, planned, true, false, false};
+  r = TxRecord{next_tx_, now, delivery_.on_sent(now, in_flight_), cw_id, planned, true, false, false};
+  cc_->on_sent(now, in_flight_);
+  pacer_.on_sent(now, cc_->pacing_rate());
   if (in_flight_ == 0) { rto_base_ = now; oldest_in_flight_ = next_tx_; }
   last_sent_ = now;
   ++in_flight_;
@@ -188,7 +195,12 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     --probes_due_;
     if (const std::size_t n = send_probe(out, h, now)) return n;
   }
-  if (in_flight_ >= std::max(1.0, std::floor(cc_.cwnd()))) return std::nullopt;
+  pace_blocked_ = false;
+  if (in_flight_ >= std::max(1.0, std::floor(cc_->cwnd()))) return std::nullopt;
+  if (!pacer_.may_send(now, cc_->pacing_rate())) {
+    pace_blocked_ = true;  // next_deadline() wakes the driver when the pacer allows
+    return std::nullopt;
+  }
   const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
   for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // coded retransmissions first
     coding::CwEncoder* e = enc_->find(id);
@@ -202,7 +214,23 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     const std::size_t n = send_source(out, h, now);
     if (n > 0) return n;
   }
+  delivery_.mark_app_limited(in_flight_);  // the window allowed more than there was to send
   return std::nullopt;
+}
+
+bool Sender::entrance_open() const {
+  if (buffered() >= sending_buffer_) return false;
+  if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return true;
+  return queue_.size() < auto_queue_limit();
+}
+
+std::size_t Sender::auto_queue_limit() const {
+  constexpr std::size_t kMinQueue = 16;
+  const double rate = cc_->path_rate();
+  const Duration min_rtt = cc_->min_rtt();
+  if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
+  const double budget = std::chrono::duration<double>(min_rtt / 2 + std::chrono::milliseconds(10)).count();
+  return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), kMinQueue, kAutoQueueCapacity);
 }
 
 }  // namespace ncgw::tcpnc

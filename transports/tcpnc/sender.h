@@ -4,6 +4,7 @@
 // and the online (n, k) adaptation (notes/tcpnc.md; paper 002 sections 2.1, 2.2).
 #pragma once
 #include <array>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -14,8 +15,10 @@
 #include "coding/redundancy.h"
 #include "transports/common/core.h"
 #include "transports/common/rng.h"
-#include "transports/tcpnc/congestion.h"
+#include "transports/tcpnc/congestion_controller.h"
+#include "transports/tcpnc/delivery_rate.h"
 #include "transports/tcpnc/packet.h"
+#include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet_queue.h"
 #include "transports/tcpnc/rtt.h"
 #include "transports/tcpnc/settings.h"
@@ -57,7 +60,8 @@ class Sender {
   void stats(std::vector<transport::StatEntry>& out, TimePoint now) const;
 
   const SenderCounters& counters() const { return ctr_; }
-  double cwnd() const { return cc_.cwnd(); }
+  double cwnd() const { return cc_->cwnd(); }
+  const CongestionController& controller() const { return *cc_; }
   unsigned n() const { return n_; }
   unsigned k() const { return k_; }
   // Long-run loss estimate (for tests of estimator accuracy).
@@ -71,6 +75,7 @@ class Sender {
   struct TxRecord {
     std::uint64_t tx = UINT64_MAX;
     TimePoint sent{};
+    DeliverySnapshot delivery{};  // delivery-rate state when it was sent
     std::uint64_t cw_id = 0;
     bool planned = false;    // one of the CW's n sources or planned k repairs
     bool in_flight = false;
@@ -100,6 +105,19 @@ class Sender {
   std::size_t emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& c,
                    std::uint64_t cw_id, bool planned, TimePoint now);
   bool flush_due(TimePoint now) const;
+  // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
+  // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
+  bool entrance_open() const;
+  // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
+  // 10 ms at the path's rate, at least 16).
+  std::size_t auto_queue_limit() const;
+  // Largest CW the delay budget allows at the path's rate (a lost source waits for its CW's repairs).
+  unsigned delay_bounded_n_max() const;
+  // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
+  // that at the path's rate at most half a round per RTT is expected.
+  double retransmission_bound(unsigned n) const;
+  // Hands the ACK's figures to the congestion controller.
+  void report_ack(std::optional<Duration> path_rtt, TimePoint now);
   void flush(TimePoint now);
   void drop_all();
   // --- sender_ack.cc: acknowledgements, losses, timers
@@ -141,7 +159,11 @@ class Sender {
   std::vector<TxRecord> txs_;
   std::vector<CwState> cws_;
   RttEstimator rtt_;
-  CongestionControl cc_;
+  std::unique_ptr<CongestionController> cc_;  // allocated once, at construction
+  DeliveryRateSampler delivery_;
+  Pacer pacer_;
+  std::uint32_t lost_since_ack_ = 0;   // declared lost since the last AckEvent (timers included)
+  std::uint32_t acked_this_ack_ = 0;   // in flight and acknowledged by the ACK being processed
   coding::LossEstimator est_;
   coding::ChooserBounds bounds_;
   coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables (no allocation per call)
@@ -153,6 +175,7 @@ class Sender {
   bool active_ = false;
   std::size_t sending_buffer_;
   unsigned peer_max_open_ = 1;
+  unsigned peer_max_n_ = 255;        // largest CW the peer's decoder takes (HELLO)
   unsigned n_ = 16, k_ = 2;
   std::uint64_t seen_ = 0;
   std::uint64_t next_tx_ = 0, oldest_in_flight_ = 0;
@@ -165,6 +188,7 @@ class Sender {
   TimePoint rto_base_{}, last_add_{}, next_adapt_{}, last_sent_{};
   unsigned pto_count_ = 0;   // consecutive probe timeouts (backoff exponent)
   unsigned probes_due_ = 0;  // probes to send now
+  bool pace_blocked_ = false;  // the last poll() had something to send but the pacer said wait
   std::optional<TimePoint> loss_time_;
   SenderCounters ctr_;
 };

@@ -39,7 +39,9 @@ void Sender::mark_acked(TxRecord& r, TimePoint now) {
     --c.in_flight;
     if (r.planned) --c.planned_in_flight;
   }
-  cc_.on_ack(1, r.sent, now, rtt_.srtt());
+  delivery_.on_acked(r.delivery, now);
+  ++acked_this_ack_;
+  cc_->on_packet_acked(r.sent, now, rtt_.srtt());
 }
 
 void Sender::declare_lost(TxRecord& r) {
@@ -48,6 +50,8 @@ void Sender::declare_lost(TxRecord& r) {
   r.lost = true;
   --in_flight_;
   ++ctr_.declared_lost;
+  delivery_.on_lost();
+  ++lost_since_ack_;
   est_.on_lost(r.tx, r.sent);
   CwState& c = cw(r.cw_id);
   if (c.id != r.cw_id) return;
@@ -94,7 +98,7 @@ void Sender::check_congestion(TimePoint now) {
     c.congestion_checked = true;
     if (missing(c, *e) > 0) {  // the CW's redundancy did not cover its losses
       ++ctr_.congestion_cws;
-      cc_.on_congestion_event(c.last_planned_sent, now);
+      cc_->on_cw_failure(c.last_planned_sent, now);
     }
   }
 }
@@ -161,13 +165,33 @@ void Sender::on_ack(const AckFrame& a, TimePoint now) {
   if (newest) apply_cw_info(a);
   detect_losses(now);
   check_congestion(now);
+  std::optional<Duration> path_rtt;
+  if (sample) {
+    const Duration delay = std::chrono::microseconds(a.ack_delay_us);
+    path_rtt = *sample > delay ? *sample - delay : *sample;
+  }
+  report_ack(path_rtt, now);
+}
+
+void Sender::report_ack(std::optional<Duration> path_rtt, TimePoint now) {
+  AckEvent e;
+  e.now = now;
+  e.acked = acked_this_ack_;
+  e.lost = lost_since_ack_;
+  e.sample = delivery_.finish(rtt_.has_sample() ? rtt_.min_rtt() : Duration::zero());
+  e.rtt = path_rtt;
+  e.srtt = rtt_.srtt();
+  e.in_flight = in_flight_;
+  e.delivered = delivery_.delivered();
+  acked_this_ack_ = lost_since_ack_ = 0;
+  cc_->on_ack(e);
 }
 
 void Sender::on_rto(TimePoint now) {
   ++ctr_.rto_count;
   for (std::uint64_t tx = oldest_in_flight_; tx < next_tx_; ++tx) declare_lost(rec(tx));
   advance_oldest();
-  cc_.on_rto(now);
+  cc_->on_rto(now);
   rtt_.backoff();
   rto_base_ = now;
   loss_time_.reset();
@@ -203,6 +227,7 @@ std::optional<TimePoint> Sender::next_deadline() const {
   if (in_flight_ > 0) take(rto_base_ + rtt_.rto());
   if (in_flight_ > 0 && probes_due_ == 0) take(pto_deadline());
   if (flush_due(TimePoint::max())) take(last_add_ + std::chrono::microseconds(s_.flush_us));
+  if (pace_blocked_) take(pacer_.next());
   return t;
 }
 

@@ -43,7 +43,18 @@ void Sender::maybe_adapt(TimePoint now) {
   if (!g.valid) g = est_.long_run();
   if (!g.valid) return;
   const bool fixed = s_.fixed_n && s_.fixed_k;
-  const bool similar = chosen_for_e_ >= 0 && std::abs(g.loss_rate - chosen_for_e_) <= 0.1 * chosen_for_e_ + 0.002 &&
+  // With a known path rate every CW is as long as the delay budget allows (longer CWs average the
+  // loss better, and fewer, longer CWs need fewer retransmission rounds per second); without one
+  // the configured range applies.
+  const unsigned n_cap = delay_bounded_n_max();
+  const unsigned n_floor = cc_->path_rate() > 0 ? n_cap : std::min(s_.n_min, n_cap);
+  const double target = retransmission_bound(n_cap);
+  const bool bounds_changed = n_cap != bounds_.n_max || n_floor != bounds_.n_min ||
+                              std::abs(target - bounds_.target_retransmit) > 0.1 * bounds_.target_retransmit;
+  bounds_.n_max = n_cap;
+  bounds_.n_min = n_floor;
+  bounds_.target_retransmit = target;
+  const bool similar = !bounds_changed && chosen_for_e_ >= 0 && std::abs(g.loss_rate - chosen_for_e_) <= 0.1 * chosen_for_e_ + 0.002 &&
                        std::abs(g.mean_burst - chosen_for_burst_) <= 0.1 * chosen_for_burst_;
   if (similar) return;
   chosen_for_e_ = g.loss_rate;
@@ -59,6 +70,30 @@ void Sender::maybe_adapt(TimePoint now) {
   apply_plan();
 }
 
+unsigned Sender::delay_bounded_n_max() const {
+  // A lost source holds the sources after it until its CW's repairs arrive, so a CW should last
+  // no longer than a share of the RTT: max(15 ms, min RTT / 4) at the path's rate.
+  const unsigned hard = std::min<unsigned>(peer_max_n_, static_cast<unsigned>(enc_cfg_.limits.max_n));
+  const double rate = cc_->path_rate();
+  const Duration min_rtt = cc_->min_rtt();
+  if (rate <= 0 || min_rtt <= Duration::zero()) return hard;
+  const Duration budget = std::max<Duration>(std::chrono::milliseconds(15), min_rtt / 4);
+  const double n = rate * std::chrono::duration<double>(budget).count();
+  return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
+}
+
+double Sender::retransmission_bound(unsigned n) const {
+  // Each CW that needs a coded retransmission holds in-order delivery for about one RTT. Bounding
+  // such rounds to kRoundsPerRtt per RTT bounds the mean delay they add to about kRoundsPerRtt x
+  // RTT / 2; the configured share of CWs is the upper limit, 0.02 the lower.
+  constexpr double kRoundsPerRtt = 0.5, kFloor = 0.02;
+  const double rate = cc_->path_rate();
+  const double rtt = std::chrono::duration<double>(cc_->min_rtt()).count();
+  if (rate <= 0 || rtt <= 0) return s_.retransmission_target;
+  const double cws_per_rtt = rate * rtt / std::max(1u, n);
+  return std::clamp(kRoundsPerRtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target), s_.retransmission_target);
+}
+
 unsigned Sender::repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const {
   if (planned_k == 0 || count == 0) return 0;
   if (count >= planned_n) return planned_k;
@@ -69,7 +104,8 @@ unsigned Sender::repairs_for(unsigned count, unsigned planned_n, unsigned planne
 void Sender::apply_plan() {
   // The CW being filled takes the new (n, k) at once (it may close now if it already has n).
   if (coding::CwEncoder* f = enc_->filling()) {
-    const unsigned pn = std::clamp<unsigned>(std::max(f->count(), n_), 1, bounds_.n_max);
+    // The delay bound may have shrunk below what the CW already holds: then it closes now.
+    const unsigned pn = std::max(f->count(), std::clamp<unsigned>(n_, 1, bounds_.n_max));
     cw(f->cw_id()).planned_k = k_;
     f->set_plan(pn, std::min<unsigned>(k_, s_.k_max));
   }
@@ -85,8 +121,11 @@ void Sender::apply_plan() {
 void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const {
   auto add = [&out](const char* name, double v) { out.push_back({name, v}); };
   const coding::GeEstimate lr = est_.long_run(), sh = est_.short_window(now);
-  add("cwnd", cc_.cwnd());
-  add("ssthresh", std::isinf(cc_.ssthresh()) ? -1.0 : cc_.ssthresh());
+  add("cwnd", cc_->cwnd());
+  add("pacing_rate_pps", cc_->pacing_rate());
+  add("path_rate_pps", cc_->path_rate());
+  add("n_max_delay", delay_bounded_n_max());
+  cc_->stats(out);
   add("srtt_ms", std::chrono::duration<double, std::milli>(rtt_.srtt()).count());
   add("min_rtt_ms", std::chrono::duration<double, std::milli>(rtt_.min_rtt()).count());
   add("rto_ms", std::chrono::duration<double, std::milli>(rtt_.rto()).count());
@@ -97,6 +136,8 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("mean_burst_long", lr.mean_burst);
   add("n", n_);
   add("k", k_);
+  add("retransmission_bound", bounds_.target_retransmit);
+  add("predicted_p_retransmit", choice_.p_retransmit);
   add("R", double(n_ + k_) / std::max(1u, n_));
   add("predicted_efficiency", choice_.efficiency);
   add("in_flight", in_flight_);
@@ -109,7 +150,7 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("declared_lost", static_cast<double>(ctr_.declared_lost));
   add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
   add("accepted", static_cast<double>(ctr_.accepted));
-  add("congestion_events", static_cast<double>(cc_.events()));
+  add("congestion_events", static_cast<double>(cc_->events()));
   add("congestion_cws", static_cast<double>(ctr_.congestion_cws));
   add("rto_count", static_cast<double>(ctr_.rto_count));
   add("probes", static_cast<double>(ctr_.probes));

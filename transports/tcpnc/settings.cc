@@ -5,14 +5,24 @@
 
 namespace ncgw::tcpnc {
 
+std::uint32_t effective_cwnd_cap(const TcpncCoreSettings& s) {
+  return auto_sized(s) ? kAutoCwndCap : s.cwnd_max_packets;
+}
+
 std::uint32_t effective_link_buffer(const TcpncCoreSettings& s) {
   if (s.link_buffer_packets != 0) return s.link_buffer_packets;
+  if (auto_sized(s)) return kAutoQueueCapacity;
   return static_cast<std::uint32_t>(std::ceil(s.r_max * s.cwnd_max_packets));
 }
 
 std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s) {
   if (s.sending_buffer_packets != 0) return s.sending_buffer_packets;
-  return s.cwnd_max_packets + effective_link_buffer(s);
+  return effective_cwnd_cap(s) + effective_link_buffer(s);
+}
+
+std::uint32_t queue_capacity(const TcpncCoreSettings& s) {
+  if (auto_sized(s) && s.sending_buffer_packets == 0) return kAutoQueueCapacity;
+  return effective_sending_buffer(s);
 }
 
 }  // namespace ncgw::tcpnc
@@ -23,6 +33,7 @@ namespace ncgw::tcpnc {
 // Every open CW must fit in one ACK's CW list (else the sender would guess its missing DoF).
 static_assert(kMaxAckCws >= 255, "an ACK must list every CW coding_windows() allows open");
 std::size_t coding_windows(const TcpncCoreSettings& s) {
+  if (auto_sized(s)) return kAutoCodingWindows;
   const std::size_t w = s.cwnd_max_packets / std::max<std::uint32_t>(1, s.n_min) + 3;
   return std::clamp<std::size_t>(w, 4, 255);
 }

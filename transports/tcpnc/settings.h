@@ -5,21 +5,25 @@
 #include <cstdint>
 #include <optional>
 
-#include "transports/tcpnc/congestion.h"
+#include "transports/tcpnc/congestion_controller.h"
 
 namespace ncgw::tcpnc {
 
 // Everything a TcpncCore is configured with.
 struct TcpncCoreSettings {
-  CcAlgorithm congestion_control = CcAlgorithm::kNewReno;
-  std::uint32_t cwnd_max_packets = 200;      // CWND_max: hard cap on transmissions in flight
+  CcAlgorithm congestion_control = CcAlgorithm::kBbr;
+  std::uint32_t cwnd_max_packets = 0;        // CWND_max: upper limit on transmissions in flight;
+                                             // 0: automatic (the controller's BDP-based window,
+                                             // bounded by kAutoCwndCap)
   std::uint32_t link_buffer_packets = 0;     // 0: R_max x CWND_max (paper 002 section 2.2)
-  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer (paper 002 section 2.2)
+  std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer (paper 002 section 2.2);
+                                             // with CWND_max automatic too: a queueing-delay budget
+                                             // at the path's rate (Sender::auto_queue_limit)
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
   std::uint32_t n_max = 64;
   std::uint32_t k_max = 24;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
-  double retransmission_target = 0.02;       // target P(a CW needs a retransmission round)
+  double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms
@@ -39,14 +43,28 @@ struct TcpncCoreSettings {
                                              // near 2^32 to cross the 32-bit wire wrap; keep < 2^32)
 };
 
+// Limits of automatic sizing (cwnd_max_packets 0): memory bounds, not tuning.
+inline constexpr std::uint32_t kAutoCwndCap = 8192;         // transmissions in flight
+inline constexpr std::uint32_t kAutoQueueCapacity = 2048;   // waiting source packets
+inline constexpr std::size_t kAutoCodingWindows = 128;      // CWs open at once
+
+// Whether the window and buffers are sized automatically (cwnd_max_packets 0).
+inline bool auto_sized(const TcpncCoreSettings& s) { return s.cwnd_max_packets == 0; }
+// CWND_max: the setting, or kAutoCwndCap.
+std::uint32_t effective_cwnd_cap(const TcpncCoreSettings& s);
+// Packets the sender's waiting queue preallocates: the sending buffer, or kAutoQueueCapacity when
+// both the window and the sending buffer are automatic.
+std::uint32_t queue_capacity(const TcpncCoreSettings& s);
 // Link buffer in packets: the setting, or R_max x CWND_max.
 std::uint32_t effective_link_buffer(const TcpncCoreSettings& s);
-// Sending buffer in packets: the setting, or CWND_max + link buffer.
+// Sending buffer in packets (unseen sources plus waiting ones): the setting, or CWND_max + link
+// buffer (with CWND_max automatic: kAutoCwndCap + kAutoQueueCapacity, an upper bound only).
 std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s);
 
 }  // namespace ncgw::tcpnc
 
 namespace ncgw::tcpnc {
-// CW slots held by the encoder and announced for the decoder: CWND_max / n_min + 3, in [4, 255].
+// CW slots held by the encoder and announced for the decoder: CWND_max / n_min + 3, in [4, 255];
+// kAutoCodingWindows when CWND_max is automatic.
 std::size_t coding_windows(const TcpncCoreSettings& s);
 }  // namespace ncgw::tcpnc

@@ -27,11 +27,13 @@ struct Scenario {
   // Loss on the data direction (A -> B), added after the bottleneck; nullptr: none.
   std::function<void(Simulation&, sim::Link&)> data_loss;
 
-  // Sim-test settings: CWND_max 64 (paper 002 uses 63; the bottleneck queue is then
+  // Sim-test settings: NewReno with a 2% retransmission-round target (paper 002's TCP/NC), CWND_max 64 (paper 002 uses 63; the bottleneck queue is then
   // R_max x CWND_max = 128 packets), CWs up to 64 sources with up to 24 repairs (larger CWs are
   // what makes bursty loss affordable: see docs/results/tcpnc-sim.md); the rest are the defaults.
   static TcpncCoreSettings default_settings() {
     TcpncCoreSettings s;
+    s.congestion_control = CcAlgorithm::kNewReno;  // paper 002's TCP/NC (bbr_test.cc covers the default)
+    s.retransmission_target = 0.02;
     s.cwnd_max_packets = 64;
     s.n_max = 64;
     s.k_max = 24;

@@ -189,7 +189,7 @@ peers:
     transport: tcpnc
     tcpnc: {cwnd_max_packets: 1.5}
 )",
-     "test.yaml:6:31: peers[0].tcpnc.cwnd_max_packets: expected an integer in 2..100000, got '1.5'"},
+     "test.yaml:6:31: peers[0].tcpnc.cwnd_max_packets: expected an integer in 0..100000, got '1.5'"},
     {"overflow_number",
      R"(gateway: {name: gw1}
 peers:
@@ -237,15 +237,24 @@ peers:
     tcpnc: {r_max: 0.5}
 )",
      "test.yaml:6:20: peers[0].tcpnc.r_max: expected a number in [1, 16], got 0.5"},
+    {"cwnd_max_one",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: tcpnc
+    tcpnc: {cwnd_max_packets: 1}
+)",
+     "test.yaml:6:31: peers[0].tcpnc.cwnd_max_packets: expected 0 (automatic) or an integer in 2..100000, got 1"},
     {"congestion_control_unknown",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
-    tcpnc: {congestion_control: bbr}
+    tcpnc: {congestion_control: vegas}
 )",
-     "test.yaml:6:33: peers[0].tcpnc.congestion_control: expected one of newreno, cubic, got 'bbr'"},
+     "test.yaml:6:33: peers[0].tcpnc.congestion_control: expected one of newreno, cubic, bbr, got 'vegas'"},
     {"settings_block_mismatch",
      R"(gateway: {name: gw1}
 peers:

@@ -15,7 +15,9 @@ namespace ncgw::config {
 namespace {
 
 // A gateway with one tcpnc peer whose `tcpnc:` block holds `settings` (one key a line, indented
-// by 6 spaces, from line 7 on); loaded as "test.yaml". Returns the formatted warnings.
+// by 6 spaces, from line 7 on) and, unless `settings` sets it, cwnd_max_packets 200 after them (the
+// warnings concern a fixed window; the automatic default has none); loaded as "test.yaml".
+// Returns the formatted warnings.
 std::vector<std::string> warnings_for(const std::string& settings) {
   const std::string yaml = "gateway: {name: gw1}\n"
                            "peers:\n"
@@ -23,7 +25,8 @@ std::vector<std::string> warnings_for(const std::string& settings) {
                            "    endpoint: 10.0.0.2\n"
                            "    transport: tcpnc\n"
                            "    tcpnc:\n" +
-                           settings;
+                           settings +
+                           (settings.find("cwnd_max_packets") == std::string::npos ? "      cwnd_max_packets: 200\n" : "");
   std::vector<ConfigWarning> warnings;
   const LoadResult result = load_config_string(yaml, "test.yaml", &warnings);
   if (const auto* error = std::get_if<ConfigError>(&result)) {
@@ -102,7 +105,7 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
-    tcpnc: {link_buffer_packets: 3, sending_buffer_packets: 100}
+    tcpnc: {link_buffer_packets: 3, sending_buffer_packets: 100, cwnd_max_packets: 200}
 )", "test.yaml", &warnings);
   const auto* error = std::get_if<ConfigError>(&result);
   ASSERT_NE(error, nullptr);
@@ -128,7 +131,7 @@ TEST(config_warnings, SecondPeerAndFlowStyle) {
   const LoadResult result = load_config_string(R"(gateway: {name: gw1}
 peers:
   - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc}
-  - {name: gw3, endpoint: 10.0.0.3, transport: tcpnc, tcpnc: {link_buffer_packets: 3}}
+  - {name: gw3, endpoint: 10.0.0.3, transport: tcpnc, tcpnc: {link_buffer_packets: 3, cwnd_max_packets: 200}}
 )", "test.yaml", &warnings);
   ASSERT_TRUE(std::holds_alternative<GatewayConfig>(result));
   ASSERT_EQ(warnings.size(), 1u);
@@ -144,7 +147,7 @@ TEST(config_warnings, FileLoaderReportsThePath) {
   {
     std::ofstream out(path);
     out << "gateway: {name: gw1}\npeers:\n  - name: gw2\n    endpoint: 10.0.0.2\n    transport: tcpnc\n"
-           "    tcpnc: {link_buffer_packets: 3}\n";
+           "    tcpnc: {link_buffer_packets: 3, cwnd_max_packets: 200}\n";
   }
   std::vector<ConfigWarning> warnings;
   const LoadResult result = load_config_file(path.string(), &warnings);

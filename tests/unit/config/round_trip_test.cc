@@ -79,7 +79,7 @@ TEST(config_round_trip, NormalisedTextWritesDefaults) {
       "gateway: {name: gw1}\npeers:\n  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc}\n", "t.yaml"));
   const std::string text = to_yaml(c);
   for (const char* line : {"control_socket: /run/ncgw/gw1.sock", "endpoint: 10.0.0.2:5501",
-                           "cwnd_max_packets: 200", "retransmission_target: 0.02", "r_max: 2.0",
+                           "cwnd_max_packets: 0", "congestion_control: bbr", "retransmission_target: 0.25", "r_max: 2.0",
                            "udt_port: 5502", "level: info"}) {
     EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
   }
