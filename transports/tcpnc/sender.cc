@@ -158,7 +158,18 @@ std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader&
 bool Sender::flush_due(TimePoint now) const {
   if (!enc_ || !queue_.empty()) return false;
   const coding::CwEncoder* e = const_cast<coding::Encoder&>(*enc_).filling();
-  return e && e->count() > 0 && now >= last_add_ + std::chrono::microseconds(s_.flush_us);
+  return e && e->count() > 0 && now >= last_add_ + flush_delay();
+}
+
+Duration Sender::flush_delay() const {
+  // At a known path rate, input that pauses for four packet times has paused (an end host's TCP
+  // paced by the tunnel's own delivery sends about one packet per packet time); closing sooner
+  // would cut CWs to a source or two, each then needing its own repairs.
+  const Duration floor = std::chrono::microseconds(s_.flush_us);
+  const double rate = cc_->path_rate();
+  if (rate <= 0) return floor;
+  const auto four_packets = Duration(static_cast<std::int64_t>(4e9 / rate));
+  return std::clamp<Duration>(four_packets, floor, std::chrono::milliseconds(15));
 }
 
 void Sender::flush(TimePoint) {

@@ -105,11 +105,15 @@ class Sender {
   std::size_t emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& c,
                    std::uint64_t cw_id, bool planned, TimePoint now);
   bool flush_due(TimePoint now) const;
+  // Idle input after which a partly filled CW closes: flush_us, or four packet times at the
+  // path's rate when that is longer (at most 15 ms).
+  Duration flush_delay() const;
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
   bool entrance_open() const;
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
-  // 10 ms at the path's rate, at least 16).
+  // 10 ms at the path's rate, at least 16): enough for a loss-based end host's sawtooth to keep
+  // the tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
   std::size_t auto_queue_limit() const;
   // Largest CW the delay budget allows at the path's rate (a lost source waits for its CW's repairs).
   unsigned delay_bounded_n_max() const;

@@ -226,7 +226,7 @@ std::optional<TimePoint> Sender::next_deadline() const {
   auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
   if (in_flight_ > 0) take(rto_base_ + rtt_.rto());
   if (in_flight_ > 0 && probes_due_ == 0) take(pto_deadline());
-  if (flush_due(TimePoint::max())) take(last_add_ + std::chrono::microseconds(s_.flush_us));
+  if (flush_due(TimePoint::max())) take(last_add_ + flush_delay());
   if (pace_blocked_) take(pacer_.next());
   return t;
 }

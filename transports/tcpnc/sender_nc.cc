@@ -72,12 +72,12 @@ void Sender::maybe_adapt(TimePoint now) {
 
 unsigned Sender::delay_bounded_n_max() const {
   // A lost source holds the sources after it until its CW's repairs arrive, so a CW should last
-  // no longer than a share of the RTT: max(15 ms, min RTT / 4) at the path's rate.
+  // no longer than a share of the RTT: max(15 ms, min RTT / 2) at the path's rate.
   const unsigned hard = std::min<unsigned>(peer_max_n_, static_cast<unsigned>(enc_cfg_.limits.max_n));
   const double rate = cc_->path_rate();
   const Duration min_rtt = cc_->min_rtt();
   if (rate <= 0 || min_rtt <= Duration::zero()) return hard;
-  const Duration budget = std::max<Duration>(std::chrono::milliseconds(15), min_rtt / 4);
+  const Duration budget = std::max<Duration>(std::chrono::milliseconds(15), min_rtt / 2);
   const double n = rate * std::chrono::duration<double>(budget).count();
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }
