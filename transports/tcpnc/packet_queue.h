@@ -6,16 +6,20 @@
 #include <span>
 #include <vector>
 
+#include "transports/common/time.h"
+
 namespace ncgw::tcpnc {
 
 // Ring of `capacity` slots of `slot_bytes` each.
 class PacketQueue {
  public:
   PacketQueue(std::size_t capacity, std::size_t slot_bytes);
-  // Appends a copy; false if full or too big.
-  bool push(std::span<const std::uint8_t> packet);
+  // Appends a copy, stamped with its arrival time `now`; false if full or too big.
+  bool push(std::span<const std::uint8_t> packet, transport::TimePoint now = {});
   // The oldest packet (requires !empty()).
   std::span<const std::uint8_t> front() const;
+  // When the oldest packet arrived (requires !empty()).
+  transport::TimePoint front_arrival() const { return arrivals_[head_]; }
   // Drops the oldest packet.
   void pop();
   // Drops everything.
@@ -28,6 +32,7 @@ class PacketQueue {
   std::size_t slot_;
   std::vector<std::uint8_t> bytes_;
   std::vector<std::uint32_t> lengths_;
+  std::vector<transport::TimePoint> arrivals_;
   std::size_t head_ = 0, size_ = 0;
 };
 

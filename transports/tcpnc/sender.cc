@@ -49,6 +49,7 @@ void Sender::start(const Hello& peer, TimePoint now) {
   n_ = std::min(n_, bounds_.n_max);
   max_packet_ = std::min<std::size_t>(max_packet_, peer.max_packet);
   cc_->reset();
+  codel_.reset();
   delivery_.reset();
   pacer_.reset();
   rtt_.reset_backoff();
@@ -84,10 +85,10 @@ std::size_t Sender::buffered() const {
   return queue_.size() + (enc_ ? enc_->next_source() - seen_ : 0);
 }
 
-transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint) {
+transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint now) {
   if (!active_) return transport::SendResult::not_connected;
   if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
-  if (!entrance_open() || !queue_.push(packet)) {
+  if (!entrance_open() || !queue_.push(packet, now)) {
     ++ctr_.entrance_drops;
     return transport::SendResult::buffer_full;
   }
@@ -132,7 +133,23 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
   return hdr + ch + comb.payload.size();
 }
 
+bool Sender::drop_by_aqm(TimePoint now) {
+  if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return false;
+  const Duration min_rtt = cc_->min_rtt();
+  if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
+  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 10);
+  const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
+  bool dropped = false;
+  while (!queue_.empty() && codel_.should_drop(queue_.front_arrival(), now, queue_.size(), target, interval)) {
+    queue_.pop();
+    ++ctr_.aqm_drops;
+    dropped = true;
+  }
+  return dropped;
+}
+
 std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
+  if (drop_by_aqm(now) && queue_.empty()) return 0;
   coding::CwEncoder* e = enc_->filling();
   if (!e) e = open_cw(now);
   if (!e) return 0;

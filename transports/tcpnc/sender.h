@@ -15,6 +15,7 @@
 #include "coding/redundancy.h"
 #include "transports/common/core.h"
 #include "transports/common/rng.h"
+#include "transports/tcpnc/codel.h"
 #include "transports/tcpnc/congestion_controller.h"
 #include "transports/tcpnc/delivery_rate.h"
 #include "transports/tcpnc/packet.h"
@@ -30,6 +31,7 @@ struct SenderCounters {
   std::uint64_t combinations_sent = 0, sources_sent = 0, repairs_sent = 0, retransmissions = 0;
   std::uint64_t acked = 0, declared_lost = 0, entrance_drops = 0, accepted = 0;
   std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0, probes = 0;
+  std::uint64_t aqm_drops = 0;  // accepted packets CoDel dropped from the entrance queue
 };
 
 // One direction's sender. Inactive (send() answers not_connected) until start().
@@ -111,6 +113,10 @@ class Sender {
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
   bool entrance_open() const;
+  // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
+  // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 10),
+  // interval max(50 ms, 2 min RTT).
+  bool drop_by_aqm(TimePoint now);
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
   // 10 ms at the path's rate, at least 16): enough for a loss-based end host's sawtooth to keep
   // the tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
@@ -166,6 +172,7 @@ class Sender {
   std::unique_ptr<CongestionController> cc_;  // allocated once, at construction
   DeliveryRateSampler delivery_;
   Pacer pacer_;
+  Codel codel_;  // entrance-queue AQM under automatic sizing
   std::uint32_t lost_since_ack_ = 0;   // declared lost since the last AckEvent (timers included)
   std::uint32_t acked_this_ack_ = 0;   // in flight and acknowledged by the ACK being processed
   coding::LossEstimator est_;
