@@ -110,7 +110,7 @@ void BbrController::update_round(const AckEvent& e) {
   }
 }
 
-void BbrController::end_round(const AckEvent&) {
+void BbrController::end_round(const AckEvent& e) {
   const double n = static_cast<double>(round_acked_ + round_lost_);
   const bool rtt_known = have_min_rtt_ && round_has_rtt_;
   queue_standing_ = rtt_known && round_min_rtt_ > min_rtt_ * kQueueFactor + kQueueSlack;
@@ -118,7 +118,9 @@ void BbrController::end_round(const AckEvent&) {
   excess_loss_ = false;
   if (n > 0) {
     const double frac = static_cast<double>(round_lost_) / n, el = link_loss();
-    const double sigma = std::sqrt(std::max(el, 0.01) * (1 - el) / n);
+    // Binomial spread of a round's loss count, widened for bursty loss: with mean burst b, losses
+    // come in runs and the count's variance grows about (2b - 1)-fold.
+    const double sigma = std::sqrt(std::max(el, 0.01) * (1 - el) / n * (2 * std::max(e.loss_burst, 1.0) - 1));
     const bool judged = link_acked_ + link_lost_ >= kLinkLossMinSamples;
     if (judged && round_lost_ >= kExcessMinLost && frac > el + std::max(kExcessMargin, 3 * sigma)) {
       excess_loss_ = true;

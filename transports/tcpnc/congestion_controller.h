@@ -27,6 +27,7 @@ struct AckEvent {
   Duration srtt{};                   // smoothed RTT (RFC 6298)
   std::uint32_t in_flight = 0;       // transmissions in flight after the ACK
   std::uint64_t delivered = 0;       // transmissions acknowledged since the session began
+  double loss_burst = 1.0;           // mean loss-burst length the coding layer's estimator sees
 };
 
 // The sender's congestion controller: how many transmissions may be in flight, and how fast they

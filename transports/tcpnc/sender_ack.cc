@@ -183,6 +183,7 @@ void Sender::report_ack(std::optional<Duration> path_rtt, TimePoint now) {
   e.srtt = rtt_.srtt();
   e.in_flight = in_flight_;
   e.delivered = delivery_.delivered();
+  e.loss_burst = chosen_for_burst_ >= 1.0 ? chosen_for_burst_ : 1.0;
   acked_this_ack_ = lost_since_ack_ = 0;
   cc_->on_ack(e);
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""netns_tcpnc_defaults: three points of the TCP/NC tunnel with its default configuration against
+end-to-end TCP in the same run (netns-scenarios/scenarios/tcpnc-defaults.yaml):
+  check_defaults.py OUT_DIR RUNNER SCENARIO --ncgw PATH --linkem PATH
+Each point runs the runner once (e2e and tunnel variants back to back), then checks the goodput
+ratio (and on the demo link the tunnel's mean RTT) and prints every figure it compared."""
+import json
+import os
+import subprocess
+import sys
+
+# (case, variants, e2e variant, tunnel variant, least tunnel / e2e goodput, RTT bound or None)
+# RTT bound: mean RTT of the tunnel's TCP flow <= 1.5 x base RTT + 10 ms (base: 2 x one-way delay).
+POINTS = [
+    ("clean200", ["e2e-bbr", "tcpnc-bbr"], "e2e-bbr", "tcpnc-bbr", 0.90, None),
+    ("lossy20", ["e2e-bbr", "tcpnc-bbr"], "e2e-bbr", "tcpnc-bbr", 0.95, None),
+    ("demo10", ["e2e-cubic", "tcpnc-cubic"], "e2e-cubic", "tcpnc-cubic", 1.50, 1.5 * 20 + 10),
+]
+
+
+def flow(run, name):
+    """The flow `name` of a run, or {}."""
+    return next((f for f in run.get("flows", []) if f.get("name") == name), {})
+
+
+def check_point(out, runner, scenario, tools, point):
+    """Runs one point; returns the list of problems."""
+    case, variants, e2e, tunnel, least, rtt_bound = point
+    d = os.path.join(out, case)
+    cmd = ["/usr/bin/python3", runner, scenario, "--case", case, "--out", d] + tools
+    for v in variants:
+        cmd += ["--variant", v]
+    rc = subprocess.run(cmd).returncode
+    runs = {r["variant"]: r for r in json.load(open(os.path.join(d, "results.json")))["runs"]}
+    problems = [f"{case}: runner exit code {rc}"] if rc else []
+    g = {v: (flow(runs.get(v, {}), "tcp1").get("goodput_bps") or 0) / 1e6 for v in (e2e, tunnel)}
+    rtt = flow(runs.get(tunnel, {}), "tcp1").get("mean_rtt_ms")
+    ratio = g[tunnel] / g[e2e] if g[e2e] > 0 else 0.0
+    print(f"[tcpnc-defaults] {case}: {e2e} {g[e2e]:.2f} Mbit/s, {tunnel} {g[tunnel]:.2f} Mbit/s, "
+          f"ratio {ratio:.3f} (least {least}), tunnel mean RTT {rtt} ms (bound {rtt_bound})")
+    if ratio < least:
+        problems.append(f"{case}: tunnel / e2e = {ratio:.3f} < {least}")
+    if rtt_bound is not None and (rtt is None or rtt > rtt_bound):
+        problems.append(f"{case}: tunnel mean RTT {rtt} ms > {rtt_bound} ms")
+    return problems
+
+
+def main():
+    """Exit 0 when every point meets its bounds."""
+    out, runner, scenario, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    problems = []
+    for point in POINTS:
+        problems += check_point(out, runner, scenario, tools, point)
+    for p in problems:
+        print("FAIL", p)
+    print("PASS" if not problems else "FAILED")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
