@@ -1,4 +1,4 @@
-// Sender: buffering, CW life cycle and transmission scheduling.
+// Sender: buffering, CW life cycle, transmission scheduling, automatic sizing and the plan.
 #include "transports/tcpnc/sender.h"
 
 #include <algorithm>
@@ -14,47 +14,37 @@ constexpr std::size_t kTxRingSize = 16384;  // transmission records kept (>> CWN
 // ceiling of 60 s; a silent tunnel for that long would look dead to the peer and the end hosts).
 constexpr Duration kRtoMax = std::chrono::seconds(4);
 
+// Encoder sizes for these settings and sources up to `max_packet` bytes.
+coding::EncoderConfig encoder_config(const TcpncCoreSettings& s, std::size_t max_packet) {
+  coding::EncoderConfig c;
+  c.max_open = coding_windows(s);
+  c.limits.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
+  c.limits.max_accumulated = std::min<std::size_t>(s.k_max, 16);
+  c.limits.max_packet = max_packet;
+  return c;
+}
+
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
-    : s_(s), max_packet_(max_packet), max_open_(coding_windows(s)), rng_(seed),
-      queue_(queue_capacity(s), max_packet), txs_(kTxRingSize), cws_(max_open_),
+    : s_(s), max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet),
+      book_(encoder_config(s, max_packet)), plan_(s, book_.max_n()),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
       cc_(make_controller({s.congestion_control, static_cast<double>(s.initial_cwnd_packets),
                            static_cast<double>(effective_cwnd_cap(s)), seed ^ 0x6262725F63636Bull})),
-      chooser_(std::min<unsigned>(s.n_max, coding::kMaxWindow), s.k_max),
-      sending_buffer_(effective_sending_buffer(s)) {
-  enc_cfg_.max_open = max_open_;
-  enc_cfg_.limits.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
-  enc_cfg_.limits.max_accumulated = std::min<std::size_t>(s.k_max, 16);
-  enc_cfg_.limits.max_packet = max_packet;
-  bounds_ = {s.n_min, static_cast<unsigned>(enc_cfg_.limits.max_n), s.k_max, s.r_max, s.retransmission_target};
-  if (s.fixed_n && s.fixed_k) {
-    n_ = std::clamp<unsigned>(*s.fixed_n, 1, static_cast<unsigned>(enc_cfg_.limits.max_n));
-    k_ = *s.fixed_k;
-  } else {
-    n_ = std::clamp<unsigned>(16, s.n_min, static_cast<unsigned>(enc_cfg_.limits.max_n));
-    k_ = std::min<unsigned>(2, s.k_max);
-  }
-}
+      txs_(kTxRingSize), sending_buffer_(effective_sending_buffer(s)) {}
 
 void Sender::start(const Hello& peer, TimePoint now) {
   drop_all();
-  enc_cfg_.salt = rng_.next();
-  enc_.emplace(enc_cfg_);  // allocates: once per session, never per packet
-  peer_max_open_ = peer.max_open;
-  peer_max_n_ = peer.max_n;
-  bounds_.n_max = std::min<unsigned>(static_cast<unsigned>(enc_cfg_.limits.max_n), peer.max_n);
-  n_ = std::min(n_, bounds_.n_max);
+  book_.start(rng_.next(), peer.max_open);
+  plan_.start(peer.max_n, now);
   max_packet_ = std::min<std::size_t>(max_packet_, peer.max_packet);
   cc_->reset();
   codel_.reset();
   delivery_.reset();
   pacer_.reset();
   rtt_.reset_backoff();
-  est_ = coding::LossEstimator();
-  next_adapt_ = now;
   active_ = true;
 }
 
@@ -64,12 +54,9 @@ void Sender::stop() {
 }
 
 void Sender::drop_all() {
-  if (enc_) ctr_.session_drops += enc_->next_source() - seen_;
-  ctr_.session_drops += queue_.size();
+  ctr_.session_drops += book_.stop(seen_) + queue_.size();
   queue_.clear();
-  enc_.reset();
   for (auto& r : txs_) r = TxRecord{};
-  for (auto& c : cws_) c = CwState{};
   seen_ = 0;
   next_tx_ = oldest_in_flight_ = largest_acked_ = examined_ = s_.initial_tx;
   holes_count_ = 0;
@@ -81,9 +68,7 @@ void Sender::drop_all() {
   loss_time_.reset();
 }
 
-std::size_t Sender::buffered() const {
-  return queue_.size() + (enc_ ? enc_->next_source() - seen_ : 0);
-}
+std::size_t Sender::buffered() const { return queue_.size() + book_.unseen(seen_); }
 
 transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint now) {
   if (!active_) return transport::SendResult::not_connected;
@@ -94,20 +79,6 @@ transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePo
   }
   ++ctr_.accepted;
   return transport::SendResult::accepted;
-}
-
-coding::CwEncoder* Sender::open_cw(TimePoint now) {
-  if (enc_->full()) return nullptr;
-  const std::uint64_t window = std::min<std::uint64_t>(max_open_, peer_max_open_);
-  if (enc_->held() > 0 && enc_->next_id() - enc_->oldest_id() >= window) return nullptr;
-  coding::CwEncoder* e = enc_->open(n_, k_);
-  if (!e) return nullptr;
-  CwState& c = cw(e->cw_id());
-  c = CwState{};
-  c.id = e->cw_id();
-  c.planned_k = k_;
-  last_add_ = now;
-  return e;
 }
 
 std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& comb,
@@ -126,55 +97,39 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
   last_sent_ = now;
   ++in_flight_;
   ++next_tx_;
-  CwState& c = cw(cw_id);
+  CwState& c = book_.state(cw_id);
   ++c.in_flight;
   if (planned) { ++c.planned_in_flight; c.last_planned_sent = now; }
   ++ctr_.combinations_sent;
   return hdr + ch + comb.payload.size();
 }
 
-bool Sender::drop_by_aqm(TimePoint now) {
-  if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return false;
-  const Duration min_rtt = cc_->min_rtt();
-  if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
-  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 10);
-  const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
-  bool dropped = false;
-  while (!queue_.empty() && codel_.should_drop(queue_.front_arrival(), now, queue_.size(), target, interval)) {
-    queue_.pop();
-    ++ctr_.aqm_drops;
-    dropped = true;
-  }
-  return dropped;
-}
-
 std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   if (drop_by_aqm(now) && queue_.empty()) return 0;
-  coding::CwEncoder* e = enc_->filling();
-  if (!e) e = open_cw(now);
+  coding::CwEncoder* e = book_.filling();
+  if (!e) e = book_.open(plan_.n(), plan_.k());
   if (!e) return 0;
+  last_add_ = now;
   const coding::Combination comb = e->add_source(queue_.front());
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
   queue_.pop();
-  last_add_ = now;
   ++ctr_.sources_sent;
   return n;
 }
 
-std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader& h, coding::CwEncoder& e,
-                                bool planned, TimePoint now) {
-  CwState& c = cw(e.cw_id());
-  const coding::Combination comb = e.repair(c.repairs_sent);
-  const std::size_t n = emit(out, h, comb, e.cw_id(), planned, now);
-  ++c.repairs_sent;
+std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
+                                TimePoint now) {
+  const coding::Combination comb = c.enc.repair(c.st.repairs_sent);
+  const std::size_t n = emit(out, h, comb, c.id, planned, now);
+  ++c.st.repairs_sent;
   ++ctr_.repairs_sent;
   if (!planned) ++ctr_.retransmissions;
   return n;
 }
 
 bool Sender::flush_due(TimePoint now) const {
-  if (!enc_ || !queue_.empty()) return false;
-  const coding::CwEncoder* e = const_cast<coding::Encoder&>(*enc_).filling();
+  if (!book_.active() || !queue_.empty()) return false;
+  const coding::CwEncoder* e = const_cast<CwBook&>(book_).filling();
   return e && e->count() > 0 && now >= last_add_ + flush_delay();
 }
 
@@ -190,10 +145,10 @@ Duration Sender::flush_delay() const {
 }
 
 void Sender::flush(TimePoint) {
-  coding::CwEncoder* e = enc_->filling();
+  coding::CwEncoder* e = book_.filling();
   if (!e || e->count() == 0) return;
-  CwState& c = cw(e->cw_id());
-  const unsigned k = repairs_for(e->count(), e->planned_n(), c.planned_k);
+  CwState& c = book_.state(e->cw_id());
+  const unsigned k = plan_.repairs_for(e->count(), e->planned_n(), c.planned_k);
   c.planned_k = k;
   e->set_plan(e->count(), std::min<unsigned>(k, s_.k_max));
   if (!e->closed()) e->close();
@@ -201,23 +156,19 @@ void Sender::flush(TimePoint) {
 
 std::size_t Sender::send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   ++ctr_.probes;
-  const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
-  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {
-    coding::CwEncoder* e = enc_->find(id);
-    if (e && e->count() > 0 && cw(id).id == id && missing(cw(id), *e) > 0) return send_repair(out, h, *e, false, now);
-  }
+  for (const OpenCw c : book_.open_cws())
+    if (c.enc.count() > 0 && CwBook::missing(c, seen_) > 0) return send_repair(out, h, c, false, now);
   if (!queue_.empty())
     if (const std::size_t n = send_source(out, h, now)) return n;
-  for (std::uint64_t id = enc_->next_id(); id-- > first;) {
-    coding::CwEncoder* e = enc_->find(id);
-    if (e && e->count() > 0 && cw(id).id == id && cw(id).in_flight > 0) return send_repair(out, h, *e, false, now);
-  }
-  return 0;
+  std::optional<OpenCw> newest;
+  for (const OpenCw c : book_.open_cws())
+    if (c.enc.count() > 0 && c.st.in_flight > 0) newest.emplace(c);
+  return newest ? send_repair(out, h, *newest, false, now) : 0;
 }
 
 std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
-  if (!active_ || !enc_) return std::nullopt;
-  maybe_adapt(now);
+  if (!active_ || !book_.active()) return std::nullopt;
+  adapt(now);
   if (flush_due(now)) flush(now);
   if (probes_due_ > 0) {
     --probes_due_;
@@ -229,21 +180,35 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     pace_blocked_ = true;  // next_deadline() wakes the driver when the pacer allows
     return std::nullopt;
   }
-  const std::uint64_t first = enc_->held() > 0 ? enc_->oldest_id() : enc_->next_id();
-  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // coded retransmissions first
-    coding::CwEncoder* e = enc_->find(id);
-    if (e && retransmit_need(cw(id), *e) > 0) return send_repair(out, h, *e, false, now);
-  }
-  for (std::uint64_t id = first; id < enc_->next_id(); ++id) {  // then planned repairs
-    coding::CwEncoder* e = enc_->find(id);
-    if (e && e->closed() && cw(id).repairs_sent < cw(id).planned_k) return send_repair(out, h, *e, true, now);
-  }
+  for (const OpenCw c : book_.open_cws())  // coded retransmissions first
+    if (CwBook::retransmit_need(c, seen_, plan_.loss_rate()) > 0) return send_repair(out, h, c, false, now);
+  for (const OpenCw c : book_.open_cws())  // then planned repairs
+    if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return send_repair(out, h, c, true, now);
   if (!queue_.empty()) {
     const std::size_t n = send_source(out, h, now);
     if (n > 0) return n;
   }
   delivery_.mark_app_limited(in_flight_);  // the window allowed more than there was to send
   return std::nullopt;
+}
+
+void Sender::adapt(TimePoint now) {
+  if (!plan_.maybe_adapt(now, path())) return;
+  ++ctr_.adaptations;
+  apply_plan();
+}
+
+void Sender::apply_plan() {
+  if (coding::CwEncoder* f = book_.filling()) {
+    // The delay bound may have shrunk below what the CW already holds: then it closes now.
+    const unsigned pn = std::max(f->count(), std::clamp<unsigned>(plan_.n(), 1, plan_.n_max()));
+    book_.state(f->cw_id()).planned_k = plan_.k();
+    f->set_plan(pn, std::min<unsigned>(plan_.k(), s_.k_max));
+  }
+  for (const OpenCw c : book_.open_cws()) {
+    if (!c.enc.closed() || c.st.repairs_sent >= c.st.planned_k) continue;
+    c.st.planned_k = std::max(c.st.repairs_sent, plan_.repairs_for(c.enc.count(), plan_.n(), plan_.k()));
+  }
 }
 
 bool Sender::entrance_open() const {
@@ -259,6 +224,21 @@ std::size_t Sender::auto_queue_limit() const {
   if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
   const double budget = std::chrono::duration<double>(min_rtt / 2 + std::chrono::milliseconds(10)).count();
   return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), kMinQueue, kAutoQueueCapacity);
+}
+
+bool Sender::drop_by_aqm(TimePoint now) {
+  if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return false;
+  const Duration min_rtt = cc_->min_rtt();
+  if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
+  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 10);
+  const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
+  bool dropped = false;
+  while (!queue_.empty() && codel_.should_drop(queue_.front_arrival(), now, queue_.size(), target, interval)) {
+    queue_.pop();
+    ++ctr_.aqm_drops;
+    dropped = true;
+  }
+  return dropped;
 }
 
 }  // namespace ncgw::tcpnc

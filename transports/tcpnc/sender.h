@@ -1,26 +1,31 @@
-// The sending half of a TCP/NC session: the sending buffer (uncoded queue + unseen sources in the
-// coding windows), CWs built with coding/, transmission numbers with RTT/loss detection (RFC 6298 /
-// RFC 9002 style), congestion control on transmissions in flight, enhanced coded retransmission,
-// and the online (n, k) adaptation (notes/tcpnc.md; paper 002 sections 2.1, 2.2).
+// The sending half of a TCP/NC session (paper 002 sections 2.1, 2.2): it takes IP packets into its
+// waiting queue, codes them in CWs, numbers every transmission, detects losses from the ACKs
+// (RFC 9002 style), retransmits coded combinations, and sends only what the congestion controller
+// allows, when the pacer allows. Its state is cut by owner:
+//   CwBook            the coding windows and what is known of each (cw_book.h)
+//   RedundancyPlan    loss estimator and (n, k) choice (redundancy_plan.h)
+//   CongestionController, Pacer, DeliveryRateSampler   how much and how fast (congestion_controller.h)
+//   PacketQueue + Codel   the waiting queue and its AQM (packet_queue.h, codel.h)
+//   Sender itself     the transmission records (ACK and loss detection, sender_ack.cc), timers,
+//                     and the scheduling that ties the parts together (sender.cc).
 #pragma once
 #include <array>
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
-#include "coding/encoder.h"
-#include "coding/loss_estimator.h"
-#include "coding/redundancy.h"
 #include "transports/common/core.h"
 #include "transports/common/rng.h"
 #include "transports/tcpnc/codel.h"
 #include "transports/tcpnc/congestion_controller.h"
+#include "transports/tcpnc/cw_book.h"
 #include "transports/tcpnc/delivery_rate.h"
-#include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/pacer.h"
+#include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/packet_queue.h"
+#include "transports/tcpnc/redundancy_plan.h"
 #include "transports/tcpnc/rtt.h"
 #include "transports/tcpnc/settings.h"
 
@@ -49,14 +54,14 @@ class Sender {
 
   // An IP packet to carry (Core::send).
   transport::SendResult offer(std::span<const std::uint8_t> packet, TimePoint now);
-  // Writes the next DATA datagram allowed by cwnd (retransmissions, then planned repairs, then new
-  // sources) with common header `h`; returns its size.
+  // Writes the next DATA datagram allowed by cwnd and the pacer (retransmissions, then planned
+  // repairs, then new sources) with common header `h`; returns its size.
   std::optional<std::size_t> poll(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   // Processes an ACK from the peer's receiver.
   void on_ack(const AckFrame& a, TimePoint now);
-  // Runs the loss-detection, RTO and flush timers that are due.
+  // Runs the loss-detection, RTO, probe and flush timers that are due.
   void on_timeout(TimePoint now);
-  // Earliest of the sender's timers.
+  // Earliest of the sender's timers (the pacer's release time included when it holds data back).
   std::optional<TimePoint> next_deadline() const;
   // Appends the sender's figures to `out`.
   void stats(std::vector<transport::StatEntry>& out, TimePoint now) const;
@@ -64,10 +69,10 @@ class Sender {
   const SenderCounters& counters() const { return ctr_; }
   double cwnd() const { return cc_->cwnd(); }
   const CongestionController& controller() const { return *cc_; }
-  unsigned n() const { return n_; }
-  unsigned k() const { return k_; }
+  unsigned n() const { return plan_.n(); }
+  unsigned k() const { return plan_.k(); }
   // Long-run loss estimate (for tests of estimator accuracy).
-  coding::GeEstimate long_run_estimate() const { return est_.long_run(); }
+  coding::GeEstimate long_run_estimate() const { return const_cast<RedundancyPlan&>(plan_).estimator().long_run(); }
   // Packets held: uncoded queue plus unseen sources.
   std::size_t buffered() const;
   std::uint32_t in_flight() const { return in_flight_; }
@@ -84,52 +89,41 @@ class Sender {
     bool acked = false;
     bool lost = false;
   };
-  // Per-CW sending state (parallel to the encoder's slots).
-  struct CwState {
-    std::uint64_t id = UINT64_MAX;
-    unsigned planned_k = 0;          // repairs planned after the sources
-    unsigned repairs_sent = 0;       // repairs of any kind sent (next repair number)
-    unsigned in_flight = 0;          // combinations of this CW in flight
-    unsigned planned_in_flight = 0;  // of which planned ones
-    unsigned acked = 0;              // combinations acknowledged (upper bound on the rank)
-    int ack_rank = -1;               // rank the newest ACK reported (-1: not listed)
-    bool ack_complete = false;       // the newest ACK said decoded
-    bool congestion_checked = false; // the "planned all resolved" check ran
-    TimePoint last_planned_sent{};
-  };
 
-  // --- sender.cc: buffering and scheduling
-  CwState& cw(std::uint64_t id) { return cws_[id % cws_.size()]; }
-  coding::CwEncoder* open_cw(TimePoint now);
+  // --- sender.cc: buffering, scheduling, sizing
   std::size_t send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
-  std::size_t send_repair(std::span<std::uint8_t> out, const CommonHeader& h, coding::CwEncoder& e,
-                          bool planned, TimePoint now);
+  std::size_t send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
+                          TimePoint now);
   std::size_t emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& c,
                    std::uint64_t cw_id, bool planned, TimePoint now);
+  // Writes one probe: a new combination for the oldest CW still missing DoF, else a new source,
+  // else a repair of the newest CW in flight.
+  std::size_t send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   bool flush_due(TimePoint now) const;
+  void flush(TimePoint now);
   // Idle input after which a partly filled CW closes: flush_us, or four packet times at the
   // path's rate when that is longer (at most 15 ms).
   Duration flush_delay() const;
+  void drop_all();
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
   bool entrance_open() const;
-  // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
-  // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 10),
-  // interval max(50 ms, 2 min RTT).
-  bool drop_by_aqm(TimePoint now);
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
   // 10 ms at the path's rate, at least 16): enough for a loss-based end host's sawtooth to keep
   // the tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
   std::size_t auto_queue_limit() const;
-  // Largest CW the delay budget allows at the path's rate (a lost source waits for its CW's repairs).
-  unsigned delay_bounded_n_max() const;
-  // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
-  // that at the path's rate at most half a round per RTT is expected.
-  double retransmission_bound(unsigned n) const;
-  // Hands the ACK's figures to the congestion controller.
-  void report_ack(std::optional<Duration> path_rtt, TimePoint now);
-  void flush(TimePoint now);
-  void drop_all();
+  // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
+  // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 10),
+  // interval max(50 ms, 2 min RTT).
+  bool drop_by_aqm(TimePoint now);
+  // The controller's view of the path, for the redundancy plan.
+  PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }
+  // Re-plans (n, k) when due and applies a new plan to the CWs still open.
+  void adapt(TimePoint now);
+  // The CW being filled takes the plan at once; closed CWs whose planned repairs are still going
+  // out get the new k, scaled to their size.
+  void apply_plan();
+
   // --- sender_ack.cc: acknowledgements, losses, timers
   TxRecord& rec(std::uint64_t tx) { return txs_[tx % txs_.size()]; }
   void mark_acked(TxRecord& r, TimePoint now);
@@ -140,54 +134,30 @@ class Sender {
   void on_rto(TimePoint now);
   // Probe timeout (RFC 9002 PTO): when due, up to two probes go out regardless of cwnd.
   TimePoint pto_deadline() const;
-  // Writes one probe: a new combination for the oldest CW still missing DoF, else a new source,
-  // else a repair of the newest CW in flight.
-  std::size_t send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   Duration loss_delay() const;
   void advance_oldest();
   // Marks what an ACK covers; returns whether anything in flight was newly acknowledged.
   bool ack_transmissions(const AckFrame& a, TimePoint now, std::optional<Duration>& sample);
   // Remembers an unacknowledged transmission below the largest acknowledged one.
   void add_hole(std::uint64_t tx);
-  // --- sender_nc.cc: DoF accounting and adaptation
-  unsigned missing(const CwState& c, const coding::CwEncoder& e) const;
-  unsigned retransmit_need(const CwState& c, const coding::CwEncoder& e) const;
-  double loss_rate() const;
-  void maybe_adapt(TimePoint now);
-  void apply_plan();
-  // Repairs for a CW that closed with `count` sources against a plan of (planned_n, planned_k): the
-  // chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
-  unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
+  // Hands the ACK's figures to the congestion controller.
+  void report_ack(std::optional<Duration> path_rtt, TimePoint now);
 
   TcpncCoreSettings s_;
   std::size_t max_packet_;
-  std::size_t max_open_;
   transport::Rng rng_;
-  coding::EncoderConfig enc_cfg_;
-  std::optional<coding::Encoder> enc_;
   PacketQueue queue_;
-  std::vector<TxRecord> txs_;
-  std::vector<CwState> cws_;
+  Codel codel_;                                // entrance-queue AQM under automatic sizing
+  CwBook book_;
+  RedundancyPlan plan_;
   RttEstimator rtt_;
-  std::unique_ptr<CongestionController> cc_;  // allocated once, at construction
+  std::unique_ptr<CongestionController> cc_;   // allocated once, at construction
   DeliveryRateSampler delivery_;
   Pacer pacer_;
-  Codel codel_;  // entrance-queue AQM under automatic sizing
-  std::uint32_t lost_since_ack_ = 0;   // declared lost since the last AckEvent (timers included)
-  std::uint32_t acked_this_ack_ = 0;   // in flight and acknowledged by the ACK being processed
-  coding::LossEstimator est_;
-  coding::ChooserBounds bounds_;
-  coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables (no allocation per call)
-  coding::Choice choice_{};
-  std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
-                                                            // behind choice_ (valid once choice_.n > 0)
-  double chosen_for_e_ = -1, chosen_for_burst_ = -1;
+  std::vector<TxRecord> txs_;
 
   bool active_ = false;
   std::size_t sending_buffer_;
-  unsigned peer_max_open_ = 1;
-  unsigned peer_max_n_ = 255;        // largest CW the peer's decoder takes (HELLO)
-  unsigned n_ = 16, k_ = 2;
   std::uint64_t seen_ = 0;
   std::uint64_t next_tx_ = 0, oldest_in_flight_ = 0;
   std::uint64_t largest_acked_ = 0;
@@ -196,9 +166,11 @@ class Sender {
   std::size_t holes_count_ = 0;
   bool any_acked_ = false;
   std::uint32_t in_flight_ = 0;
-  TimePoint rto_base_{}, last_add_{}, next_adapt_{}, last_sent_{};
-  unsigned pto_count_ = 0;   // consecutive probe timeouts (backoff exponent)
-  unsigned probes_due_ = 0;  // probes to send now
+  std::uint32_t lost_since_ack_ = 0;   // declared lost since the last AckEvent (timers included)
+  std::uint32_t acked_this_ack_ = 0;   // in flight and acknowledged by the ACK being processed
+  TimePoint rto_base_{}, last_add_{}, last_sent_{};
+  unsigned pto_count_ = 0;     // consecutive probe timeouts (backoff exponent)
+  unsigned probes_due_ = 0;    // probes to send now
   bool pace_blocked_ = false;  // the last poll() had something to send but the pacer said wait
   std::optional<TimePoint> loss_time_;
   SenderCounters ctr_;

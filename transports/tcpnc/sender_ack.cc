@@ -29,15 +29,14 @@ void Sender::mark_acked(TxRecord& r, TimePoint now) {
   r.acked = true;
   r.in_flight = false;
   ++ctr_.acked;
-  est_.on_arrived(r.tx, r.sent);  // withdraws an earlier loss verdict if there was one
-  CwState& c = cw(r.cw_id);
-  const bool held = c.id == r.cw_id;
-  if (held) ++c.acked;
+  plan_.estimator().on_arrived(r.tx, r.sent);  // withdraws an earlier loss verdict if there was one
+  CwState* c = book_.held(r.cw_id);
+  if (c) ++c->acked;
   if (!was_in_flight) return;
   --in_flight_;
-  if (held) {
-    --c.in_flight;
-    if (r.planned) --c.planned_in_flight;
+  if (c) {
+    --c->in_flight;
+    if (r.planned) --c->planned_in_flight;
   }
   delivery_.on_acked(r.delivery, now);
   ++acked_this_ack_;
@@ -52,11 +51,11 @@ void Sender::declare_lost(TxRecord& r) {
   ++ctr_.declared_lost;
   delivery_.on_lost();
   ++lost_since_ack_;
-  est_.on_lost(r.tx, r.sent);
-  CwState& c = cw(r.cw_id);
-  if (c.id != r.cw_id) return;
-  --c.in_flight;
-  if (r.planned) --c.planned_in_flight;
+  plan_.estimator().on_lost(r.tx, r.sent);
+  CwState* c = book_.held(r.cw_id);
+  if (!c) return;
+  --c->in_flight;
+  if (r.planned) --c->planned_in_flight;
 }
 
 void Sender::detect_losses(TimePoint now) {
@@ -73,32 +72,29 @@ void Sender::detect_losses(TimePoint now) {
 }
 
 void Sender::apply_cw_info(const AckFrame& a) {
-  if (enc_->held() == 0) return;
-  const std::uint64_t first = coding::unwrap32(enc_->oldest_id(), a.first_cw);
-  for (std::uint64_t id = enc_->oldest_id(); id < enc_->next_id(); ++id) {
-    CwState& c = cw(id);
-    if (c.id != id) continue;
-    if (id < first) { c.ack_complete = true; continue; }
-    if (id - first < a.cw_count) {
-      const AckCw& e = a.cws[id - first];
-      c.ack_rank = (e.flags & kCwFlagKnown) ? e.rank : 0;
-      c.ack_complete = (e.flags & kCwFlagComplete) != 0;
+  const coding::Encoder& enc = book_.encoder();
+  if (enc.held() == 0) return;
+  const std::uint64_t first = coding::unwrap32(enc.oldest_id(), a.first_cw);
+  for (const OpenCw c : book_.open_cws()) {
+    if (c.id < first) { c.st.ack_complete = true; continue; }
+    if (c.id - first < a.cw_count) {
+      const AckCw& e = a.cws[c.id - first];
+      c.st.ack_rank = (e.flags & kCwFlagKnown) ? e.rank : 0;
+      c.st.ack_complete = (e.flags & kCwFlagComplete) != 0;
     } else {
-      c.ack_rank = -1;  // beyond what the receiver listed: fall back on acked counts
+      c.st.ack_rank = -1;  // beyond what the receiver listed: fall back on acked counts
     }
   }
 }
 
 void Sender::check_congestion(TimePoint now) {
-  for (std::uint64_t id = enc_->held() ? enc_->oldest_id() : enc_->next_id(); id < enc_->next_id(); ++id) {
-    CwState& c = cw(id);
-    coding::CwEncoder* e = enc_->find(id);
-    if (!e || c.id != id || c.congestion_checked || !e->closed()) continue;
-    if (c.repairs_sent < c.planned_k || c.planned_in_flight > 0) continue;
-    c.congestion_checked = true;
-    if (missing(c, *e) > 0) {  // the CW's redundancy did not cover its losses
+  for (const OpenCw c : book_.open_cws()) {
+    if (c.st.congestion_checked || !c.enc.closed()) continue;
+    if (c.st.repairs_sent < c.st.planned_k || c.st.planned_in_flight > 0) continue;
+    c.st.congestion_checked = true;
+    if (CwBook::missing(c, seen_) > 0) {  // the CW's redundancy did not cover its losses
       ++ctr_.congestion_cws;
-      cc_->on_cw_failure(c.last_planned_sent, now);
+      cc_->on_cw_failure(c.st.last_planned_sent, now);
     }
   }
 }
@@ -151,7 +147,7 @@ bool Sender::ack_transmissions(const AckFrame& a, TimePoint now, std::optional<D
 }
 
 void Sender::on_ack(const AckFrame& a, TimePoint now) {
-  if (!active_ || !enc_ || a.largest >= next_tx_ || a.seen > enc_->next_source()) return;  // not ours
+  if (!active_ || !book_.active() || a.largest >= next_tx_ || a.seen > book_.encoder().next_source()) return;  // not ours
   const bool newest = !any_acked_ || a.largest >= largest_acked_;
   std::optional<Duration> sample;
   const bool new_data = ack_transmissions(a, now, sample);
@@ -160,7 +156,7 @@ void Sender::on_ack(const AckFrame& a, TimePoint now) {
   if (new_data) { rtt_.reset_backoff(); rto_base_ = now; pto_count_ = 0; }
   if (a.seen > seen_) {
     seen_ = a.seen;
-    enc_->release_through(seen_);
+    book_.encoder().release_through(seen_);
   }
   if (newest) apply_cw_info(a);
   detect_losses(now);
@@ -183,7 +179,7 @@ void Sender::report_ack(std::optional<Duration> path_rtt, TimePoint now) {
   e.srtt = rtt_.srtt();
   e.in_flight = in_flight_;
   e.delivered = delivery_.delivered();
-  e.loss_burst = chosen_for_burst_ >= 1.0 ? chosen_for_burst_ : 1.0;
+  e.loss_burst = plan_.mean_burst();
   acked_this_ack_ = lost_since_ack_ = 0;
   cc_->on_ack(e);
 }
@@ -207,7 +203,7 @@ TimePoint Sender::pto_deadline() const {
 }
 
 void Sender::on_timeout(TimePoint now) {
-  if (!active_ || !enc_) return;
+  if (!active_ || !book_.active()) return;
   if (in_flight_ > 0 && probes_due_ == 0 && pto_deadline() <= now) {
     ++pto_count_;
     probes_due_ = 2;
@@ -222,7 +218,7 @@ void Sender::on_timeout(TimePoint now) {
 }
 
 std::optional<TimePoint> Sender::next_deadline() const {
-  if (!active_ || !enc_) return std::nullopt;
+  if (!active_ || !book_.active()) return std::nullopt;
   std::optional<TimePoint> t = loss_time_;
   auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
   if (in_flight_ > 0) take(rto_base_ + rtt_.rto());

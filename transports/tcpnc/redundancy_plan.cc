@@ -1,0 +1,108 @@
+#include "transports/tcpnc/redundancy_plan.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ncgw::tcpnc {
+
+RedundancyPlan::RedundancyPlan(const TcpncCoreSettings& s, unsigned max_n)
+    : s_(s), max_n_(max_n), chooser_(std::min<unsigned>(s.n_max, coding::kMaxWindow), s.k_max) {
+  bounds_ = {s.n_min, max_n_, s.k_max, s.r_max, s.retransmission_target};
+  if (s.fixed_n && s.fixed_k) {
+    n_ = std::clamp<unsigned>(*s.fixed_n, 1, max_n_);
+    k_ = *s.fixed_k;
+  } else {
+    n_ = std::clamp<unsigned>(16, s.n_min, max_n_);
+    k_ = std::min<unsigned>(2, s.k_max);
+  }
+}
+
+void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
+  peer_max_n_ = peer_max_n;
+  bounds_.n_max = std::min(max_n_, peer_max_n);
+  n_ = std::min(n_, bounds_.n_max);
+  est_ = coding::LossEstimator();
+  next_adapt_ = now;
+}
+
+bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
+  if (now < next_adapt_) return false;
+  next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
+  // The short window (last <= 500 transmissions within 2 s) drives the chooser so that (n, k) follow
+  // the loss both up and down; the long-run estimate stands in when the short one is not valid
+  // (e.g. after idle). LossEstimator::current() would keep the larger of the two, which never lets
+  // the redundancy fall after a lossy period.
+  coding::GeEstimate g = est_.short_window(now);
+  if (!g.valid) g = est_.long_run();
+  if (!g.valid) return false;
+  // With a known path rate every CW is as long as the delay budget allows (longer CWs average the
+  // loss better, and fewer, longer CWs need fewer retransmission rounds per second); without one
+  // the configured range applies.
+  const unsigned n_cap = delay_bounded_n_max(path);
+  const unsigned n_floor = path.rate > 0 ? n_cap : std::min(s_.n_min, n_cap);
+  const double target = retransmission_bound(n_cap, path);
+  const bool bounds_changed = n_cap != bounds_.n_max || n_floor != bounds_.n_min ||
+                              std::abs(target - bounds_.target_retransmit) > 0.1 * bounds_.target_retransmit;
+  bounds_.n_max = n_cap;
+  bounds_.n_min = n_floor;
+  bounds_.target_retransmit = target;
+  const bool similar = !bounds_changed && chosen_for_e_ >= 0 &&
+                       std::abs(g.loss_rate - chosen_for_e_) <= 0.1 * chosen_for_e_ + 0.002 &&
+                       std::abs(g.mean_burst - chosen_for_burst_) <= 0.1 * chosen_for_burst_;
+  if (similar) return false;
+  chosen_for_e_ = g.loss_rate;
+  chosen_for_burst_ = g.mean_burst;
+  if (s_.fixed_n && s_.fixed_k) return false;
+  const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
+  choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
+  chooser_.repairs_by_size(ch, bounds_, short_k_);
+  if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return false;
+  n_ = choice_.n;
+  k_ = choice_.k;
+  return true;
+}
+
+unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
+  const unsigned hard = std::min(peer_max_n_, max_n_);
+  if (path.rate <= 0 || path.min_rtt <= Duration::zero()) return hard;
+  const Duration budget = std::max<Duration>(std::chrono::milliseconds(15), path.min_rtt / 2);
+  const double n = path.rate * std::chrono::duration<double>(budget).count();
+  return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
+}
+
+double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path) const {
+  // Each CW that needs a coded retransmission holds in-order delivery for about one RTT, so
+  // kRoundsPerRtt rounds per RTT add about kRoundsPerRtt x RTT / 2 of mean delay.
+  constexpr double kRoundsPerRtt = 0.5, kFloor = 0.02;
+  const double rtt = std::chrono::duration<double>(path.min_rtt).count();
+  if (path.rate <= 0 || rtt <= 0) return s_.retransmission_target;
+  const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
+  return std::clamp(kRoundsPerRtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
+                    s_.retransmission_target);
+}
+
+unsigned RedundancyPlan::repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const {
+  if (planned_k == 0 || count == 0) return 0;
+  if (count >= planned_n) return planned_k;
+  if (choice_.n > 0 && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
+  return std::max(1u, static_cast<unsigned>(std::ceil(double(planned_k) * count / std::max(1u, planned_n))));
+}
+
+void RedundancyPlan::stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const {
+  auto add = [&out](const char* name, double v) { out.push_back({name, v}); };
+  const coding::GeEstimate lr = est_.long_run(), sh = est_.short_window(now);
+  add("loss_rate_est", loss_rate());
+  add("loss_rate_long", lr.loss_rate);
+  add("loss_rate_short", sh.valid ? sh.loss_rate : -1.0);
+  add("mean_burst_est", mean_burst());
+  add("mean_burst_long", lr.mean_burst);
+  add("n", n_);
+  add("k", k_);
+  add("n_max_delay", delay_bounded_n_max(path));
+  add("retransmission_bound", bounds_.target_retransmit);
+  add("predicted_p_retransmit", choice_.p_retransmit);
+  add("R", double(n_ + k_) / std::max(1u, n_));
+  add("predicted_efficiency", choice_.efficiency);
+}
+
+}  // namespace ncgw::tcpnc

@@ -1,0 +1,76 @@
+// The online choice of the coding window size n and the repairs k (paper 002 section 2.1): the
+// loss estimator fed with every transmission's fate, the exact redundancy model's chooser, and the
+// bounds the path puts on them (a CW no longer than a delay budget, at most half a coded
+// retransmission round per RTT). Allocation-free after construction: it runs on the send path.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "coding/loss_estimator.h"
+#include "coding/redundancy.h"
+#include "coding/wire.h"
+#include "transports/common/core.h"
+#include "transports/common/time.h"
+#include "transports/tcpnc/settings.h"
+
+namespace ncgw::tcpnc {
+
+using transport::Duration;
+using transport::TimePoint;
+
+// What the congestion controller knows of the path (zeros while unknown).
+struct PathEstimate {
+  double rate = 0;       // transmissions per second the path drains
+  Duration min_rtt{};    // smallest RTT
+};
+
+// The (n, k) plan and how it was reached.
+class RedundancyPlan {
+ public:
+  // Bounds from the settings; `max_n` is the largest CW the local encoder takes.
+  RedundancyPlan(const TcpncCoreSettings& s, unsigned max_n);
+
+  // A new session toward a decoder that takes CWs of at most `peer_max_n`: a fresh estimator.
+  void start(unsigned peer_max_n, TimePoint now);
+  // The estimator (the sender reports each transmission's arrival or loss to it).
+  coding::LossEstimator& estimator() { return est_; }
+  // Re-chooses (n, k) when the adaptation interval has passed and the estimate or the path's
+  // bounds moved; returns whether (n, k) changed.
+  bool maybe_adapt(TimePoint now, const PathEstimate& path);
+
+  unsigned n() const { return n_; }
+  unsigned k() const { return k_; }
+  // Largest CW the plan allows now.
+  unsigned n_max() const { return bounds_.n_max; }
+  // Loss rate and mean burst behind the current plan (0 and 1 before the first estimate).
+  double loss_rate() const { return chosen_for_e_ >= 0 ? chosen_for_e_ : 0.0; }
+  double mean_burst() const { return chosen_for_burst_ >= 1.0 ? chosen_for_burst_ : 1.0; }
+  // Repairs for a CW that closed with `count` sources against a plan of (planned_n, planned_k):
+  // the chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
+  unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
+  // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
+  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 2).
+  unsigned delay_bounded_n_max(const PathEstimate& path) const;
+  // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
+  // that at the path's rate at most half a round per RTT is expected (floor 0.02).
+  double retransmission_bound(unsigned n, const PathEstimate& path) const;
+  // Appends the plan's figures (estimates, n, k, R, bounds) to `out`.
+  void stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const;
+
+ private:
+  TcpncCoreSettings s_;
+  unsigned max_n_;                     // local encoder limit
+  unsigned peer_max_n_ = 255;          // the peer decoder's limit (HELLO)
+  coding::LossEstimator est_;
+  coding::ChooserBounds bounds_;
+  coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables
+  coding::Choice choice_{};
+  std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
+                                                            // behind choice_ (valid once choice_.n > 0)
+  double chosen_for_e_ = -1, chosen_for_burst_ = -1;
+  unsigned n_ = 16, k_ = 2;
+  TimePoint next_adapt_{};
+};
+
+}  // namespace ncgw::tcpnc

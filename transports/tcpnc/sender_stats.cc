@@ -1,0 +1,37 @@
+// Sender: the figures `ncgw status` shows for one direction.
+#include <cmath>
+
+#include "transports/tcpnc/sender.h"
+
+namespace ncgw::tcpnc {
+
+void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const {
+  auto add = [&out](const char* name, double v) { out.push_back({name, v}); };
+  add("cwnd", cc_->cwnd());
+  add("pacing_rate_pps", cc_->pacing_rate());
+  add("path_rate_pps", cc_->path_rate());
+  cc_->stats(out);
+  add("srtt_ms", std::chrono::duration<double, std::milli>(rtt_.srtt()).count());
+  add("min_rtt_ms", std::chrono::duration<double, std::milli>(rtt_.min_rtt()).count());
+  add("rto_ms", std::chrono::duration<double, std::milli>(rtt_.rto()).count());
+  plan_.stats(out, now, path());
+  add("in_flight", in_flight_);
+  add("sending_buffer_used", static_cast<double>(buffered()));
+  add("sending_buffer_size", static_cast<double>(sending_buffer_));
+  add("combinations_sent", static_cast<double>(ctr_.combinations_sent));
+  add("sources_sent", static_cast<double>(ctr_.sources_sent));
+  add("repairs_sent", static_cast<double>(ctr_.repairs_sent));
+  add("retransmissions", static_cast<double>(ctr_.retransmissions));
+  add("declared_lost", static_cast<double>(ctr_.declared_lost));
+  add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
+  add("aqm_drops", static_cast<double>(ctr_.aqm_drops));
+  add("accepted", static_cast<double>(ctr_.accepted));
+  add("congestion_events", static_cast<double>(cc_->events()));
+  add("congestion_cws", static_cast<double>(ctr_.congestion_cws));
+  add("rto_count", static_cast<double>(ctr_.rto_count));
+  add("probes", static_cast<double>(ctr_.probes));
+  add("adaptations", static_cast<double>(ctr_.adaptations));
+  add("session_drops", static_cast<double>(ctr_.session_drops));
+}
+
+}  // namespace ncgw::tcpnc
