@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "coding/header.h"
+#include "transports/common/earliest.h"
 #include "transports/tcpnc/sender.h"
 
 namespace ncgw::tcpnc {
@@ -219,13 +220,13 @@ void Sender::on_timeout(TimePoint now) {
 
 std::optional<TimePoint> Sender::next_deadline() const {
   if (!active_ || !book_.active()) return std::nullopt;
-  std::optional<TimePoint> t = loss_time_;
-  auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
-  if (in_flight_ > 0) take(rto_base_ + rtt_.rto());
-  if (in_flight_ > 0 && probes_due_ == 0) take(pto_deadline());
-  if (flush_due(TimePoint::max())) take(last_add_ + flush_delay());
-  if (pace_blocked_) take(pacer_.next());
-  return t;
+  transport::Earliest t;
+  t.offer(loss_time_);
+  if (in_flight_ > 0) t.offer(rto_base_ + rtt_.rto());
+  if (in_flight_ > 0 && probes_due_ == 0) t.offer(pto_deadline());
+  if (flush_due(TimePoint::max())) t.offer(last_add_ + flush_delay());
+  if (pace_blocked_) t.offer(pacer_.next());
+  return t.get();
 }
 
 }  // namespace ncgw::tcpnc

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "transports/common/earliest.h"
+
 namespace ncgw::tcpnc {
 
 std::size_t max_payload_for(const TcpncCoreSettings& s) {
@@ -121,16 +123,16 @@ std::optional<std::size_t> TcpncCore::poll_deliver(std::span<std::uint8_t> out) 
 }
 
 std::optional<TimePoint> TcpncCore::next_deadline() const {
-  std::optional<TimePoint> t = sender_.next_deadline();
-  auto take = [&t](TimePoint c) { if (!t || c < *t) t = c; };
-  if (const auto r = receiver_.next_deadline()) take(*r);
+  transport::Earliest t;
+  t.offer(sender_.next_deadline());
+  t.offer(receiver_.next_deadline());
   if (established()) {
-    take(last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms));
-    if (!keepalive_due_) take(last_sent_ + std::chrono::milliseconds(s_.keepalive_ms));
+    t.offer(last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms));
+    if (!keepalive_due_) t.offer(last_sent_ + std::chrono::milliseconds(s_.keepalive_ms));
   } else if (!hello_due_) {
-    take(next_hello_);
+    t.offer(next_hello_);
   }
-  return t;
+  return t.get();
 }
 
 std::vector<transport::StatEntry> TcpncCore::stats() const {
