@@ -1,0 +1,203 @@
+// Unit tests of the model-based controller's parts, driven by scripted time: the windowed max
+// filter, delivery-rate sampling, the pacer, CoDel, and the BbrController state machine (start-up
+// ends on a rate plateau, drains, cruises at the path's rate; link loss corrects the rate; a coding
+// window that needs a retransmission does not cut the rate; excess loss ends start-up).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <deque>
+#include <utility>
+
+#include "transports/common/windowed_filter.h"
+#include "transports/tcpnc/bbr.h"
+#include "transports/tcpnc/codel.h"
+#include "transports/tcpnc/delivery_rate.h"
+#include "transports/tcpnc/pacer.h"
+
+namespace ncgw::tcpnc {
+namespace {
+
+using namespace std::chrono_literals;
+
+TimePoint at(Duration d) { return TimePoint(d); }
+
+TEST(WindowedFilter, KeepsTheMaximumForTheWindowThenForgetsIt) {
+  transport::WindowedFilter<double> f(10);
+  f.update(5, 0);
+  f.update(3, 1);
+  EXPECT_EQ(f.best(), 5);
+  f.update(4, 5);
+  EXPECT_EQ(f.best(), 5);
+  f.update(2, 11);  // 5 (t=0) is older than 10 units now: the next best takes over
+  EXPECT_EQ(f.best(), 4);
+  f.update(9, 12);
+  EXPECT_EQ(f.best(), 9);
+}
+
+TEST(DeliveryRate, RateOfAnAckClockedFlowIsItsAckRate) {
+  // One transmission every 2 ms, each acknowledged 50 ms after it left: 500 per second once the
+  // first round trip is over (the first round's samples span the RTT too, and are lower).
+  DeliveryRateSampler s;
+  std::vector<DeliverySnapshot> snaps;
+  std::optional<RateSample> last;
+  std::uint32_t in_flight = 0;
+  for (int t = 0; t <= 400; t += 2) {
+    if (t >= 50) {
+      s.on_acked(snaps[(t - 50) / 2], at(t * 1ms));
+      --in_flight;
+      last = s.finish(10ms);
+    }
+    snaps.push_back(s.on_sent(at(t * 1ms), in_flight++));
+  }
+  ASSERT_TRUE(last);
+  EXPECT_TRUE(last->valid);
+  EXPECT_NEAR(last->rate(), 500.0, 1.0);
+  EXPECT_FALSE(last->app_limited);
+}
+
+TEST(DeliveryRate, CountsLossesInTheInterval) {
+  DeliveryRateSampler s;
+  const DeliverySnapshot a = s.on_sent(at(0ms), 0);
+  s.on_lost();
+  s.on_lost();
+  s.on_acked(a, at(40ms));
+  const auto r = s.finish(1ms);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->lost, 2u);
+  EXPECT_EQ(r->delivered, 1u);
+}
+
+TEST(Pacer, BurstAllowanceThenOneIntervalApart) {
+  Pacer p;
+  const double rate = 1000;  // 1 ms apart; after idle, a credit of max(2, rate x 1 ms) = 2 more
+  int burst = 0;
+  while (p.may_send(at(100ms), rate)) {
+    p.on_sent(at(100ms), rate);
+    ++burst;
+  }
+  EXPECT_EQ(burst, 3);
+  EXPECT_EQ(p.next(), at(101ms));
+  p.on_sent(at(101ms), rate);
+  EXPECT_EQ(p.next(), at(102ms));
+  EXPECT_TRUE(p.may_send(at(100ms), 0.0));  // unpaced
+}
+
+TEST(Codel, DropsOnlyAfterTheSojournStayedAboveTargetForAnInterval) {
+  Codel c;
+  const Duration target = 5ms, interval = 100ms;
+  EXPECT_FALSE(c.should_drop(at(0ms), at(4ms), 10, target, interval));    // below target
+  EXPECT_FALSE(c.should_drop(at(0ms), at(10ms), 10, target, interval));   // above: interval starts
+  EXPECT_FALSE(c.should_drop(at(50ms), at(100ms), 10, target, interval)); // not yet an interval
+  EXPECT_TRUE(c.should_drop(at(60ms), at(111ms), 10, target, interval));  // an interval above
+  EXPECT_FALSE(c.should_drop(at(70ms), at(112ms), 10, target, interval)); // next drop one interval later
+  EXPECT_FALSE(c.should_drop(at(150ms), at(210ms), 10, target, interval));
+  EXPECT_TRUE(c.should_drop(at(150ms), at(211ms), 10, target, interval));
+  EXPECT_FALSE(c.should_drop(at(200ms), at(281ms), 10, target, interval)); // then interval / sqrt(2)
+  EXPECT_TRUE(c.should_drop(at(200ms), at(282ms), 10, target, interval));
+  EXPECT_FALSE(c.should_drop(at(282ms), at(284ms), 10, target, interval)); // sojourn fell: stop
+  EXPECT_FALSE(c.dropping());
+  EXPECT_EQ(c.drops(), 3u);
+  EXPECT_FALSE(c.should_drop(at(0ms), at(900ms), 1, target, interval));   // one packet: never
+}
+
+// Drives a BbrController over a saturated path of `rate` transmissions per second and round trip
+// `rtt` that loses a share `loss` of them after the bottleneck: every millisecond the path carries
+// rate / 1000 transmissions, and each is acknowledged (or found lost) one RTT after it left. The
+// controller sees one ACK event per millisecond; what is in flight is reported just under the BDP.
+struct ScriptedPath {
+  double rate = 1000;
+  Duration rtt = 50ms;
+  double loss = 0;
+  DeliveryRateSampler sampler;
+  std::deque<std::pair<DeliverySnapshot, bool>> flight;  // snapshot, will be lost
+  double send_carry = 0, loss_carry = 0;
+  TimePoint now{};
+
+  void run(BbrController& cc, Duration duration) {
+    const TimePoint end = now + duration;
+    while (now < end) {
+      now += 1ms;
+      AckEvent e;
+      e.now = now;
+      while (!flight.empty() && flight.front().first.sent + rtt <= now) {
+        if (flight.front().second) {
+          sampler.on_lost();
+          ++e.lost;
+        } else {
+          sampler.on_acked(flight.front().first, now);
+          ++e.acked;
+        }
+        flight.pop_front();
+      }
+      e.sample = sampler.finish(rtt / 2);
+      e.rtt = rtt;
+      e.srtt = rtt;
+      e.in_flight = static_cast<std::uint32_t>(0.9 * rate * std::chrono::duration<double>(rtt).count());
+      e.delivered = sampler.delivered();
+      cc.on_ack(e);
+      for (send_carry += rate / 1000.0; send_carry >= 1; send_carry -= 1) {
+        loss_carry += loss;
+        const bool lost = loss_carry >= 1;
+        if (lost) loss_carry -= 1;
+        flight.emplace_back(sampler.on_sent(now, static_cast<std::uint32_t>(flight.size())), lost);
+      }
+    }
+  }
+};
+
+TEST(BbrController, StartupEndsOnAPlateauAndCruisesAtThePathRate) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 1});
+  ScriptedPath p;
+  p.run(cc, 3s);
+  EXPECT_EQ(cc.mode(), BbrController::Mode::kProbeBw);
+  EXPECT_NEAR(cc.bw(), 1000, 30);
+  EXPECT_NEAR(cc.bdp(), 50, 2);
+  EXPECT_GE(cc.cwnd(), 2 * 50 - 1);
+  EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
+  EXPECT_GE(cc.pacing_rate(), 0.75 * 0.99 * 1000 - 1);
+}
+
+TEST(BbrController, LinkLossAfterTheBottleneckIsAddedBackToTheRate) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 2});
+  ScriptedPath p;
+  p.rate = 10000;  // 9 delivered and 1 lost per millisecond
+  p.loss = 0.10;
+  p.run(cc, 5s);
+  EXPECT_NEAR(cc.link_loss(), 0.10, 0.02);
+  EXPECT_NEAR(cc.bw(), 10000, 400);  // not 9000: the link carried the lost ones too
+  EXPECT_EQ(cc.mode(), BbrController::Mode::kProbeBw);
+}
+
+TEST(BbrController, CodingWindowFailuresDoNotCutTheRate) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 3});
+  ScriptedPath p;
+  p.run(cc, 3s);
+  const double bw = cc.bw(), cwnd = cc.cwnd();
+  for (int i = 0; i < 50; ++i) cc.on_cw_failure(p.now, p.now);
+  EXPECT_EQ(cc.bw(), bw);
+  EXPECT_EQ(cc.cwnd(), cwnd);
+  EXPECT_EQ(cc.events(), 0u);
+}
+
+TEST(BbrController, TimeoutHoldsTheMinimumWindowUntilNewDataIsAcknowledged) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 4});
+  ScriptedPath p;
+  p.run(cc, 3s);
+  const double cwnd = cc.cwnd();
+  cc.on_rto(p.now);
+  EXPECT_EQ(cc.cwnd(), 4);
+  EXPECT_EQ(cc.events(), 1u);
+  p.run(cc, 10ms);
+  EXPECT_GE(cc.cwnd(), std::min(cwnd, 2 * cc.bdp()));
+}
+
+TEST(BbrController, WindowNeverExceedsTheCap) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 64, 5});
+  ScriptedPath p;
+  p.rate = 100000;
+  p.run(cc, 2s);
+  EXPECT_LE(cc.cwnd(), 64);
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc
