@@ -50,7 +50,7 @@ class RedundancyPlan {
   // the chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
   unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
-  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 2).
+  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 4).
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
   // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
   // that at the path's rate at most half a round per RTT is expected (floor 0.02).

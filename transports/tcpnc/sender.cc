@@ -230,7 +230,7 @@ bool Sender::drop_by_aqm(TimePoint now) {
   if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return false;
   const Duration min_rtt = cc_->min_rtt();
   if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
-  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 10);
+  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 4);
   const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
   bool dropped = false;
   while (!queue_.empty() && codel_.should_drop(queue_.front_arrival(), now, queue_.size(), target, interval)) {

@@ -113,8 +113,9 @@ class Sender {
   // the tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
   std::size_t auto_queue_limit() const;
   // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
-  // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 10),
-  // interval max(50 ms, 2 min RTT).
+  // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 4)
+  // (a CUBIC end host needs about 0.3 RTT of queue to stay busy after a reduction), interval
+  // max(50 ms, 2 min RTT).
   bool drop_by_aqm(TimePoint now);
   // The controller's view of the path, for the redundancy plan.
   PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }

@@ -17,6 +17,7 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   plan_.stats(out, now, path());
   add("in_flight", in_flight_);
   add("sending_buffer_used", static_cast<double>(buffered()));
+  add("waiting_packets", static_cast<double>(queue_.size()));
   add("sending_buffer_size", static_cast<double>(sending_buffer_));
   add("combinations_sent", static_cast<double>(ctr_.combinations_sent));
   add("sources_sent", static_cast<double>(ctr_.sources_sent));
