@@ -1,6 +1,6 @@
 // Encoder of one coding window (CW): stores its sources as padded symbols, accumulates the planned
 // repairs incrementally as sources arrive, and produces any further combination on demand, also
-// long after the CW closed (coded retransmission; notes/tcpnc.md "Enhanced retransmission").
+// long after the CW closed (coded retransmission; docs/tcpnc-mechanism.md "Enhanced retransmission").
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Receiver side: incremental Gauss-Jordan elimination over a sliding window of CWs, the
 // cumulative-DoF ("seen") number the TCP/NC ACK carries, and in-order release of decoded sources
-// with their exact lengths (notes/tcpnc.md "Two sequence spaces"). Memory is bounded: all row
+// with their exact lengths (docs/tcpnc-mechanism.md "Two sequence spaces"). Memory is bounded: all row
 // buffers are allocated at construction.
 #pragma once
 #include <cstddef>

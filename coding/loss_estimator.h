@@ -1,5 +1,5 @@
 // Online Gilbert-Elliott estimation of the loss process from per-transmission outcomes (paper 002,
-// section 2.1; notes/tcpnc.md "Online adaptation"). The chain is indexed by transmission number:
+// section 2.1; docs/tcpnc-mechanism.md "Online adaptation"). The chain is indexed by transmission number:
 // p = P(arrived -> lost), r = P(lost -> arrived) between consecutive transmissions, loss rate
 // e = p / (p + r), mean burst length 1 / r.
 #pragma once

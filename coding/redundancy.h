@@ -1,4 +1,4 @@
-// The redundancy model (paper 002, section 2.1; notes/tcpnc.md "Online adaptation"): the exact
+// The redundancy model (paper 002, section 2.1; docs/tcpnc-mechanism.md "Online adaptation"): the exact
 // probability that a CW of n systematic sources followed by k seeded repairs reaches rank n without
 // retransmission over a Gilbert-Elliott channel, and the chooser of (n, k).
 #pragma once

@@ -6,10 +6,10 @@
 
 namespace ncgw::coding {
 
-// Largest source (IP) packet a CW accepts, in bytes (jumbo frames, issue 4).
+// Largest source (IP) packet a CW accepts, in bytes (jumbo frames).
 inline constexpr std::size_t kMaxPacket = 9000;
 // Each source is coded as the symbol [2-byte big-endian length | packet | zero padding]
-// (notes/tcpnc.md "Terms": packets of one CW differ in length).
+// (docs/tcpnc-mechanism.md "Terms": packets of one CW differ in length).
 inline constexpr std::size_t kLengthPrefix = 2;
 // Symbol buffers are padded to a multiple of this many bytes (ISA-L gf_vect_mad needs len >= 64).
 inline constexpr std::size_t kSymbolAlign = 64;

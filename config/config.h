@@ -28,7 +28,7 @@ struct PlainSettings {
 // Largest coding window and most repairs per window the coding layer handles (coding::kMaxWindow).
 inline constexpr std::uint32_t kMaxCodingWindow = 64;
 
-// Settings of the TCP/NC transport (paper 002 section 2; notes/tcpnc.md).
+// Settings of the TCP/NC transport (paper 002 section 2; docs/tcpnc-mechanism.md).
 struct TcpncSettings {
   CongestionControl congestion_control = CongestionControl::bbr;
   std::uint32_t cwnd_max_packets = 0;        // CWND_max, upper limit on transmissions in flight;
@@ -50,7 +50,7 @@ struct TcpncSettings {
   friend bool operator==(const TcpncSettings&, const TcpncSettings&) = default;
 };
 
-// Settings of the UDT transport (UDT4 4.11 wire format; notes/udt4.md).
+// Settings of the UDT transport (UDT4 4.11 wire format; docs/udt-wire.md).
 struct UdtSettings {
   std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay
   std::uint32_t flight_flag_size = 25600;    // max packets in flight (UDT_FC)

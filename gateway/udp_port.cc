@@ -14,7 +14,7 @@ namespace ncgw::gateway {
 
 namespace {
 
-// Socket buffer size: large enough for bursts at Gbit/s rates (notes/performance.md).
+// Socket buffer size: large enough for bursts at Gbit/s rates (docs/traps.md, Performance).
 constexpr int kSocketBuffer = 8 * 1024 * 1024;
 
 // Sets buffers (forcing past rmem_max as root) and path-MTU discovery "do" (never fragment).

@@ -1,4 +1,4 @@
-// coding-bench: GF(2^8) coding throughput, side by side in one run (issue 4).
+// coding-bench: GF(2^8) coding throughput, side by side in one run.
 //   encode:        CwEncoder (ISA-L), n sources of 1400 bytes, 25% repairs accumulated incrementally
 //   decode:        Decoder (ISA-L), 10% of the sources lost, repairs until rank n, in-order release
 //   scalar_encode: the same encode on the scalar reference backend

@@ -55,7 +55,7 @@ PeerAddress from_sockaddr(const sockaddr_storage& ss) {
 }  // namespace
 
 UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to) : ep_(ep), v6_(bind_to.v6) {
-  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // precise pacing wake-ups (notes/traps.md)
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // precise pacing wake-ups (docs/traps.md)
   fd_ = ::socket(v6_ ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::runtime_error("socket: " + std::string(std::strerror(errno)));
   const int buf = 16 << 20;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (not a test; issues 2 and 5): iperf3 TCP h1 -> h2 on one topology, in one run:
+# Benchmark (not a test): iperf3 TCP h1 -> h2 on one topology, in one run:
 #   h1 10.1.0.2 -- gw1 | 192.168.77.1 -- 192.168.77.2 | gw2 -- h2 10.2.0.2   (veths, no emulator)
 # for, in this order:
 #   direct        the gateways route (kernel forwarding, no tunnel)

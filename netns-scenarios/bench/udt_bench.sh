@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (not a test; issue 6): ncgw's UDT (the ncgw-udt tool) against the reference libudt 4.11
+# Benchmark (not a test): ncgw's UDT (the ncgw-udt tool) against the reference libudt 4.11
 # (udt_peer, tests/interop/udt), one stream of BYTES each way a -> b, in one invocation:
 #   1. loopback: 127.0.0.1, ours then libudt;
 #   2. tbf: two namespaces joined by a veth pair, tbf RATE (burst BURST, latency 20ms) on both

@@ -1,6 +1,6 @@
 // AF_PACKET ports of linkem: one raw packet socket per interface, with the interface prepared
 // for forwarding through a packet socket (no IPv6 chatter, GRO off, promiscuous, own frames
-// ignored). See ../shared/notes/traps.md.
+// ignored). See docs/traps.md.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 """The `openvpn-tcp` variant: every scenario tunnel (gateway pair) is an OpenVPN 2.6 point-to-point
-tunnel over TCP instead of ncgw -- a TCP tunnel without coding, the baseline of issue 5. Same
+tunnel over TCP instead of ncgw -- a TCP tunnel without coding, the baseline the TCP/NC tunnel is compared with. Same
 links and same routes as the `tunnel` variant: a gateway's tunnel routes (host prefixes behind its
 peer) point into the OpenVPN TUN device instead of ncgw's.
 

@@ -1,7 +1,7 @@
 """Per-host TCP settings: scenario keys -> namespace sysctls and route attributes."""
 
 # Scenario key -> (sysctl, value mapper). A NewReno-like Linux host (paper 002) turns off SACK,
-# F-RTO, RACK, TLP, window scaling and timestamps (notes/traps.md).
+# F-RTO, RACK, TLP, window scaling and timestamps (docs/traps.md).
 _SYSCTLS = {
     "congestion_control": ("net.ipv4.tcp_congestion_control", str),
     "window_scaling": ("net.ipv4.tcp_window_scaling", lambda v: int(bool(v))),

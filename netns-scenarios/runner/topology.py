@@ -99,7 +99,7 @@ class Topology:
 
     def _offloads_off(self, node, devs, features):
         """ethtool -K on each device (checksum/segmentation offloads break packet-socket
-        forwarding: notes/traps.md)."""
+        forwarding: docs/traps.md)."""
         for d in devs:
             self.ns.exec(node, [self.tools["ethtool"], "-K", d] + features.split(), check=False)
 

@@ -1,6 +1,6 @@
 // Round-trip time and retransmission timeout, RFC 6298, with a configurable floor (near 200 ms:
 // the end hosts' TCP inside the tunnel must not time out before the tunnel repairs a loss,
-// notes/tcpnc.md "Congestion control on top") and exponential backoff.
+// docs/tcpnc-mechanism.md "Congestion control on top") and exponential backoff.
 #pragma once
 #include <cstdint>
 

@@ -1,6 +1,6 @@
 // Loss on the incoming direction as the receiver sees it: over the most recent kRxLossWindow
 // transmission numbers up to the largest received, 1 - received / span. The sender's numbers are
-// consecutive over every DATA datagram (notes/tcpnc.md "Two sequence spaces"), so the gaps are
+// consecutive over every DATA datagram (docs/tcpnc-mechanism.md "Two sequence spaces"), so the gaps are
 // exactly the datagrams the incoming hop lost (or that are still late). Fixed memory (a bitmap),
 // no allocation; a cascading gateway reports with it the loss of its upstream hop.
 #pragma once

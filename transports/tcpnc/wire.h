@@ -1,6 +1,6 @@
 // Wire constants of the TCP/NC transport (docs/tcpnc-wire.md). Every number another implementation
 // must agree on lives here. Design sources: paper 002 section 2.1 (combinations, seen/unseen ACK,
-// enhanced retransmission, adaptive k and R), section 2.2 (buffers); notes/tcpnc.md (two sequence
+// enhanced retransmission, adaptive k and R), section 2.2 (buffers); docs/tcpnc-mechanism.md (two sequence
 // spaces: transmission numbers and cumulative degrees of freedom; what an ACK carries).
 // All multi-byte fields are big-endian.
 #pragma once

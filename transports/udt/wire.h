@@ -1,6 +1,6 @@
 // UDT4 4.11 wire constants, in one place. Sources: the reference library's core.cpp, packet.cpp,
-// ccc.cpp, window.cpp, queue.cpp (UDT 4.11, Debian libudt-dev) as summarised in
-// shared/notes/udt4.md, and paper 004 section 3 (the library wins where they differ; docs/udt-wire.md).
+// ccc.cpp, window.cpp, queue.cpp (UDT 4.11, Debian libudt-dev), and paper 004 section 3 (the
+// library wins where they differ; docs/udt-wire.md).
 #pragma once
 #include <cstdint>
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns test (issue 7): three cascaded gateways over TCP/NC.
+# netns test: three cascaded gateways over TCP/NC.
 #   h1 10.1.0.2 - gw1 =[L12: linkem, 10 ms, 10% loss gw1->gw2]= gw2 =[L23: same, gw2->gw3]= gw3 - h2 10.3.0.2
 # The gw3 -> h2 edge link is the bottleneck (TBF, $EDGE_MBIT Mbit/s). Checks, in order:
 #  1. end-to-end TCP without tunnels (kernel routing through gw1..gw3) over the lossy links;

@@ -1,4 +1,4 @@
-# Checks of two_gateway_tunnel.sh, one function per claim of issue 2. Needs lib/netns.sh and
+# Checks of two_gateway_tunnel.sh, one function per claim the gateway makes (routing, counters, drops, restart). Needs lib/netns.sh and
 # lib/two_gateways.sh sourced, HERE, WORK, TRANSPORT, PORT (the transport's UDP port) set, and
 # gateways gw1 and gw2 running.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns test (issue 2): `ncgw run` shuts down cleanly on SIGTERM and on SIGINT: exit status 0, the
+# netns test: `ncgw run` shuts down cleanly on SIGTERM and on SIGINT: exit status 0, the
 # kernel routes it installed are gone, the TUN device is removed or kept as tun.on_exit says, the
 # control socket /run/ncgw/NAME.sock is gone, and the final counters are logged.
 # Usage: clean_shutdown.sh /path/to/ncgw

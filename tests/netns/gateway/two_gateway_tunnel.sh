@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns test (issues 2, 5, 6): two real ncgw daemons with transport $TRANSPORT (default plain)
+# netns test: two real ncgw daemons with transport $TRANSPORT (default plain)
 # between h1 and h2: ping through the tunnel; iperf3 TCP for 10 s; a forged datagram from a
 # non-peer address does not reach h2 and is counted; malformed datagrams from the peer's own address
 # are counted and the daemon keeps running; a TUN packet without a route is dropped and counted;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns test (issue 5): TCP/NC tunnel over a lossy emulated link, against end-to-end TCP on the
+# netns test: TCP/NC tunnel over a lossy emulated link, against end-to-end TCP on the
 # same link, all measured in one run.
 #
 #   h1 10.1.0.2 -- gw1 | wan0 192.168.77.1 -- [L: linkem] -- 192.168.77.2 wan0 | gw2 -- h2 10.2.0.2
@@ -17,7 +17,7 @@
 #   The end-to-end flows run over the very same link and queue.
 #
 # End hosts (HOSTS):
-#   paper (default): NewReno-like hosts as paper 002 and notes/traps.md describe them: reno; SACK,
+#   paper (default): NewReno-like hosts as paper 002 and docs/traps.md describe them: reno; SACK,
 #     D-SACK, F-RTO, RACK, TLP, ECN, window scaling and timestamps off; 1000-byte segments (route
 #     advmss, iperf3 -M 1000). This is the end-to-end TCP the paper's tunnel is measured against.
 #   linux: the namespaces' Linux defaults (cubic, SACK, RACK-TLP, ...), MSS from the path MTU.
@@ -28,7 +28,7 @@
 # (slow start), in this order:
 #   e2e_clean   gateways route, loss 0          tun_clean  through ncgw tcpnc, loss 0
 #   e2e_lossy   gateways route, loss LOSS       tun_lossy  through ncgw tcpnc, loss LOSS
-# Bounds (issue 5), e = LOSS:
+# Bounds, e = LOSS:
 #   B1 tun_lossy >= 0.85 x (1 - e) x tun_clean
 #   B2 tun_lossy >= 2 x e2e_lossy
 #   B3 tun_clean >= 0.92 x e2e_clean

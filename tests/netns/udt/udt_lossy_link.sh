@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# netns test (issue 6): 10 MB streams over UDT through linkem with 2% Bernoulli loss in both
+# netns test: 10 MB streams over UDT through linkem with 2% Bernoulli loss in both
 # directions (data and control), 10 ms each way, RATE, checksums equal at both ends:
 #   1. ncgw-udt caller sends -> ncgw-udt listener receives (a random 10 MB file; sha256)
 #   2. libudt caller sends   -> ncgw-udt listener receives (libudt's generated stream; FNV checksum)

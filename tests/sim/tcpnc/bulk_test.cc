@@ -1,6 +1,6 @@
 // Bulk transfer over a 10 Mbit/s, 20 ms RTT path with random and bursty loss on the data
 // direction: exactly-once in-order delivery, goodput against the erasure-channel bound, loss
-// estimator accuracy, redundancy on a clean link (issue 5, "How it is shown").
+// estimator accuracy, redundancy on a clean link (what the tests must show).
 #include <gtest/gtest.h>
 
 #include <cstdio>

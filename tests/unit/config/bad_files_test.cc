@@ -36,7 +36,7 @@ TEST(config_bad_files, EachFailsWithTheMessageItDeclares) {
     EXPECT_EQ(format_error(*error), dir.string() + "/" + expected);
     ++checked;
   }
-  EXPECT_GE(checked, 15);  // issue 2: at least 15 bad files, each with its exact message
+  EXPECT_GE(checked, 15);  // at least 15 bad files, each with its exact message
 }
 
 TEST(config_bad_files, MissingFileNamesThePathAndTheReason) {

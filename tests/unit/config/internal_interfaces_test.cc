@@ -1,4 +1,4 @@
-// gateway.internal_interfaces / route_table / rule_priority (issue 7 item 2, docs/cascade.md):
+// gateway.internal_interfaces / route_table / rule_priority (docs/cascade.md):
 // values, defaults, the normalised output, and every rejection with its exact message.
 #include <gtest/gtest.h>
 

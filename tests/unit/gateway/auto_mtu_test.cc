@@ -32,7 +32,7 @@ TEST(AutoMtu, Ipv6UnderlayCostsTwentyMore) {
 }
 
 TEST(AutoMtu, CodedTransportsCarryTheirOwnHeaders) {
-  EXPECT_EQ(auto_mtu("udt", "192.0.2.2", 1500), 1456u);   // notes/traps.md: MSS - 28 - 16
+  EXPECT_EQ(auto_mtu("udt", "192.0.2.2", 1500), 1456u);   // docs/traps.md: MSS - 28 - 16
   EXPECT_LT(auto_mtu("tcpnc", "192.0.2.2", 1500), 1460u);
 }
 

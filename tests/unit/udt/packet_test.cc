@@ -1,4 +1,4 @@
-// Packet codec against golden bytes (shared/notes/udt4.md) and round trips.
+// Packet codec against golden bytes (taken from the reference library, docs/udt-wire.md) and round trips.
 #include <gtest/gtest.h>
 
 #include <vector>
