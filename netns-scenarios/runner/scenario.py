@@ -49,7 +49,7 @@ def validate(sc):
     for i, f in enumerate(sc["flows"]):
         _require(f.get("name") and f["name"] not in names, f"flows[{i}]: missing or duplicate name")
         names.add(f["name"])
-        _require(f.get("type", "tcp") in ("tcp", "udp", "ping"), f"flow {f['name']}: bad type")
+        _require(f.get("type", "tcp") in ("tcp", "udp", "ping", "http"), f"flow {f['name']}: bad type")
         for end in ("from", "to"):
             _require(f.get(end) in nodes, f"flow {f['name']}: unknown node '{f.get(end)}'")
     for v in sc.get("variants", ["e2e"]):

@@ -1,4 +1,6 @@
-"""Traffic of a run: iperf3 TCP/UDP flows and pings with start times, progress, and parsing."""
+"""Traffic of a run: iperf3 TCP/UDP flows, HTTP downloads and pings with start times, progress,
+and parsing."""
+import hashlib
 import json
 import os
 import re
@@ -7,6 +9,60 @@ import sys
 import time
 
 from . import linkem_ctl
+
+_HTTP_SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "http_server.py")
+_CURL_FORMAT = "%{time_pretransfer} %{time_starttransfer} %{time_total} %{size_download} %{http_code}"
+_SIZE_UNITS = {"": 1, "k": 1000, "m": 10**6, "g": 10**9, "kib": 1024, "mib": 1024**2, "gib": 1024**3}
+
+
+def parse_size(text):
+    """Bytes of a size such as 10MiB, 50mib, 2M or 1000 (k/m/g decimal, KiB/MiB/GiB binary)."""
+    m = re.fullmatch(r"\s*([\d.]+)\s*([kmgKMG](?:iB|ib)?|)\s*", str(text))
+    if not m:
+        raise ValueError(f"bad size {text!r}")
+    return int(float(m.group(1)) * _SIZE_UNITS[m.group(2).lower()])
+
+
+def write_random_file(path, size):
+    """Writes `size` random bytes to `path`; returns their sha256 (hex)."""
+    h = hashlib.sha256()
+    with open(path, "wb") as out:
+        left = size
+        while left > 0:
+            chunk = os.urandom(min(left, 1 << 20))
+            h.update(chunk)
+            out.write(chunk)
+            left -= len(chunk)
+    return h.hexdigest()
+
+
+def sha256_of(path):
+    """sha256 (hex) of a file."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def parse_http(curl_out, size, sent_sha, got_sha, server_stats):
+    """Result of an http flow from curl's -w line: goodput = bytes / (time_total - time_pretransfer)
+    (the transfer, from the request on; connection set-up excluded), the sender's mean smoothed RTT
+    from the server's TCP_INFO samples, and whether the file arrived intact."""
+    pre, first, total, got, code = curl_out.split()[:5]
+    seconds = float(total) - float(pre)
+    r = {"bytes_received": int(float(got)), "seconds": seconds, "http_code": int(code),
+         "time_to_first_byte": float(first) - float(pre), "size": size, "sha256_ok": sent_sha == got_sha}
+    if int(code) != 200 or int(float(got)) != size or sent_sha != got_sha:
+        raise RuntimeError(f"download incomplete or corrupt: HTTP {code}, {got} of {size} bytes, "
+                           f"sha256 {'equal' if sent_sha == got_sha else 'differs'}")
+    r["goodput_bps"] = 8 * size / seconds if seconds > 0 else None
+    samples = (server_stats or {}).get("rtt_samples_ms") or []
+    if samples:
+        r["mean_rtt_ms"] = statistics.mean(samples)
+        r["max_rtt_ms"] = max(samples)
+    r["congestion"] = (server_stats or {}).get("cc")
+    return r
 
 _PING_TIME = re.compile(r"icmp_seq=(\d+) .*time=([\d.]+) ms")
 
@@ -42,7 +98,7 @@ class Traffic:
             f = dict(f)
             f.setdefault("type", "tcp")
             f.setdefault("start", 0)
-            f.setdefault("duration", default_duration)
+            f.setdefault("duration", default_duration if f["type"] != "http" else f.get("timeout", 120))
             f.setdefault("port", 5201 + i)
             self.flows.append(f)
         self.procs = {}
@@ -52,9 +108,13 @@ class Traffic:
         return os.path.join(self.run_dir, f"{f['name']}.{what}")
 
     def _start_servers(self):
-        """Starts one-shot iperf3 servers in the sinks' namespaces."""
+        """Starts one-shot iperf3 servers in the sinks' namespaces, and for http flows a web server
+        on the sending host (`from`) with a file of random bytes."""
         for f in self.flows:
             if f["type"] == "ping":
+                continue
+            if f["type"] == "http":
+                self._start_http_server(f)
                 continue
             out = open(self._path(f, "server.json"), "w")
             p = self.ns.spawn(f["to"], ["iperf3", "-s", "-1", "-p", f["port"], "--json"],
@@ -62,18 +122,36 @@ class Traffic:
             self.procs[f["name"] + ":server"] = p
         time.sleep(0.5)
 
+    def _start_http_server(self, f):
+        """Web server for an http flow: serves `size` random bytes from the sender (`from`)."""
+        d = self._path(f, "www")
+        os.makedirs(d, exist_ok=True)
+        f["_size"] = parse_size(f.get("size", "10MiB"))
+        f["_sha"] = write_random_file(os.path.join(d, "file"), f["_size"])
+        args = ["/usr/bin/python3", _HTTP_SERVER, "--dir", d, "--port", f["port"],
+                "--stats", self._path(f, "server.json")]
+        if f.get("cc"):
+            args += ["--cc", f["cc"]]
+        err = open(self._path(f, "server.err"), "w")
+        self.procs[f["name"] + ":server"] = self.ns.spawn(f["from"], args, stderr=err)
+
     def _start_flow(self, f):
-        """Starts a flow's client (iperf3 or ping)."""
+        """Starts a flow's client (iperf3, curl or ping)."""
         addr = self.topo.address(f["to"])
         out = open(self._path(f, "out"), "w")
         err = open(self._path(f, "err"), "w")
-        if f["type"] == "ping":
+        if f["type"] == "http":
+            url = f"http://{self.topo.address(f['from'])}:{f['port']}/file"
+            args = ["curl", "-sS", "--max-time", f["duration"], "-o", self._path(f, "download"),
+                    "-w", _CURL_FORMAT, url]
+        elif f["type"] == "ping":
             args = ["ping", "-n", "-i", f.get("interval", 0.2), "-w", f["duration"], addr]
             if f.get("count"):
                 args[1:1] = ["-c", f["count"]]
         else:
             args = _iperf_client_args(f, addr, f["port"])
-        self.procs[f["name"]] = self.ns.spawn(f["from"], args, stdout=out, stderr=err)
+        client = f["to"] if f["type"] == "http" else f["from"]  # curl downloads on the receiver
+        self.procs[f["name"]] = self.ns.spawn(client, args, stdout=out, stderr=err)
 
     def run(self):
         """Runs every flow at its start time; prints progress; waits for all to finish."""
@@ -121,6 +199,8 @@ class Traffic:
         try:
             if f["type"] == "ping":
                 r.update(parse_ping(open(self._path(f, "out")).read()))
+            elif f["type"] == "http":
+                r.update(self._http_result(f))
             else:
                 client = _load_json(self._path(f, "out"))
                 # TCP goodput comes from the client's end.sum_received (the receiver's byte count as
@@ -134,6 +214,19 @@ class Traffic:
             if errtext:
                 r["error"] += f" ({errtext[-300:]})"
         return r
+
+
+    def _http_result(self, f):
+        """An http flow's result; the served and downloaded files are removed (they are large)."""
+        download = self._path(f, "download")
+        try:
+            got_sha = sha256_of(download) if os.path.exists(download) else None
+            stats = _load_json(self._path(f, "server.json")) if os.path.exists(self._path(f, "server.json")) else None
+            return parse_http(open(self._path(f, "out")).read(), f["_size"], f["_sha"], got_sha, stats)
+        finally:
+            for path in (download, os.path.join(self._path(f, "www"), "file")):
+                if os.path.exists(path):
+                    os.remove(path)
 
 
 def _load_json(path):

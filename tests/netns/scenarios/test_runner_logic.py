@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Unit checks of the runner's pure parts: routing plan (static and tunnel routes of a cascade),
-scenario expansion, Jain's index and Power. No namespaces; label unit."""
+scenario expansion, Jain's index and Power, http flow parsing. No namespaces; label unit."""
 import os
 import sys
 import unittest
@@ -145,6 +145,35 @@ class FlowResults(unittest.TestCase):
 
     def test_udp_flow_with_an_empty_server_file_is_an_error(self):
         self.assertIn("error", self.result("udp"))
+
+
+class HttpFlow(unittest.TestCase):
+    def test_sizes(self):
+        self.assertEqual(traffic.parse_size("10MiB"), 10 * 1024 * 1024)
+        self.assertEqual(traffic.parse_size("2M"), 2000000)
+        self.assertEqual(traffic.parse_size(1000), 1000)
+        with self.assertRaises(ValueError):
+            traffic.parse_size("ten")
+
+    def test_goodput_counts_the_transfer_from_the_request_on(self):
+        r = traffic.parse_http("0.020 0.050 1.020 1000000 200", 1000000, "ab", "ab",
+                               {"rtt_samples_ms": [40, 60], "cc": "cubic"})
+        self.assertAlmostEqual(r["goodput_bps"], 8e6)
+        self.assertEqual(r["mean_rtt_ms"], 50)
+        self.assertEqual(r["congestion"], "cubic")
+
+    def test_a_corrupt_or_short_download_is_an_error(self):
+        with self.assertRaises(RuntimeError):
+            traffic.parse_http("0.02 0.05 1.02 1000000 200", 1000000, "ab", "cd", None)
+        with self.assertRaises(RuntimeError):
+            traffic.parse_http("0.02 0.05 1.02 999 200", 1000000, "ab", "ab", None)
+
+    def test_random_file_hash(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "f")
+            sha = traffic.write_random_file(path, 3 * 1024 * 1024 + 5)
+            self.assertEqual(os.path.getsize(path), 3 * 1024 * 1024 + 5)
+            self.assertEqual(traffic.sha256_of(path), sha)
 
 
 if __name__ == "__main__":
