@@ -54,10 +54,10 @@ struct Pair {
   std::uint64_t drop_every = 20;  // every this many-th DATA datagram is dropped
 };
 
-TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
+// Runs a pair with settings `s` to steady state, then counts allocations over 2000 steps in which
+// the loss steps from 5% to 20% (the plan is re-chosen).
+void expect_no_allocation(const TcpncCoreSettings& s) {
   std::printf("seed=none (deterministic drop pattern)\n");
-  TcpncCoreSettings s;
-  s.cwnd_max_packets = 64;
   Pair p(s);
   std::int64_t t = 0;
   for (int i = 0; i < 3000; ++i) p.step(transport::time_from_ns(t += 200'000));
@@ -82,6 +82,23 @@ TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
   EXPECT_GT(p.a.sender().k(), k_before);
   EXPECT_GT(p.a.sender().counters().repairs_sent, 0u);
   EXPECT_EQ(g_allocations.load(), 0u);
+}
+
+TEST(TcpncAllocation, SteadyStateHotPathDoesNotAllocate) {
+  TcpncCoreSettings s;  // model-based controller, pacing, with a fixed window cap
+  s.cwnd_max_packets = 64;
+  expect_no_allocation(s);
+}
+
+TEST(TcpncAllocation, DefaultsDoNotAllocateEither) {
+  expect_no_allocation(TcpncCoreSettings{});  // automatic sizing: CoDel, delay-bounded CWs
+}
+
+TEST(TcpncAllocation, WindowControllerDoesNotAllocate) {
+  TcpncCoreSettings s;
+  s.congestion_control = CcAlgorithm::kNewReno;
+  s.cwnd_max_packets = 64;
+  expect_no_allocation(s);
 }
 
 }  // namespace
