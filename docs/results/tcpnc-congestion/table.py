@@ -1,10 +1,11 @@
 #!/usr/bin/python3
-"""Table and plot of docs/results/tcpnc-congestion.md from the results.json of a run of
-netns-scenarios/scenarios/tcpnc-defaults.yaml (every case, every variant):
+"""Tables and plot of docs/results/tcpnc-congestion.md from the results.json of a run of
+netns-scenarios/scenarios/tcpnc-defaults.yaml or tcpnc-grid.yaml:
   table.py results.json OUT.png > table.md
-Per case: the TCP flow's goodput and mean RTT per variant, the tunnel's ratio to end-to-end TCP with
-the same host congestion control and to OpenVPN-TCP-bbr, and the RTT bound 1.5 x base RTT + 10 ms
-(base RTT = twice the one-way delay)."""
+Per point (case, and loss model where swept) and flow (the iperf3 flow tcp1, the HTTP download
+http1): goodput and mean RTT per variant, the tunnel's ratio to end-to-end TCP with the same host
+congestion control and to OpenVPN-TCP-bbr, and the RTT bound 1.5 x base RTT + 10 ms (base RTT =
+twice the one-way delay). Averages over repetitions; '-' where a flow failed or did not run."""
 import json
 import sys
 
@@ -13,11 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 VARIANTS = ["e2e-bbr", "tcpnc-bbr", "e2e-cubic", "tcpnc-cubic", "openvpn-tcp-bbr"]
-
-
-def tcp_flow(run):
-    """The run's TCP flow, or {}."""
-    return next((f for f in run.get("flows", []) if f.get("type") == "tcp"), {})
+RATIOS = [("tcpnc-bbr", "e2e-bbr"), ("tcpnc-cubic", "e2e-cubic"), ("tcpnc-bbr", "openvpn-tcp-bbr")]
 
 
 def mean(xs):
@@ -29,48 +26,47 @@ def fmt(x, digits=2):
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def collect(doc):
-    """{case: {variant: (goodput Mbit/s, mean RTT ms)}} averaged over repetitions, and base RTTs."""
-    out, base = {}, {}
-    for r in doc["runs"]:
-        f = tcp_flow(r)
-        g = f.get("goodput_bps")
-        out.setdefault(r["case"], {}).setdefault(r["variant"], []).append(
-            (g / 1e6 if g else None, f.get("mean_rtt_ms")))
-        base[r["case"]] = 2 * float(str(r["params"]["delay"]).rstrip("ms"))
-    avg = {c: {v: (mean([x[0] for x in xs]), mean([x[1] for x in xs])) for v, xs in vs.items()}
-           for c, vs in out.items()}
-    return avg, base
-
-
 def ratio(a, b):
     return a / b if a is not None and b else None
 
 
+def collect(doc):
+    """{(point, flow): {variant: (goodput Mbit/s, mean RTT ms)}}, {point: RTT bound ms}."""
+    acc, bound = {}, {}
+    for r in doc["runs"]:
+        point = r["case"] if r.get("sweep_value") is None else f"{r['case']} {r['sweep_value']}"
+        bound[point] = 1.5 * 2 * float(str(r["params"]["delay"]).rstrip("ms")) + 10
+        for f in r.get("flows", []):
+            if f.get("type") in ("tcp", "http"):
+                g = f.get("goodput_bps") if "error" not in f else None
+                acc.setdefault((point, f["name"]), {}).setdefault(r["variant"], []).append(
+                    (g / 1e6 if g else None, f.get("mean_rtt_ms") if g else None))
+    return {k: {v: (mean([x[0] for x in xs]), mean([x[1] for x in xs])) for v, xs in vs.items()}
+            for k, vs in acc.items()}, bound
+
+
 def main(path, png):
-    doc = json.load(open(path))
-    avg, base = collect(doc)
-    print("| case | " + " | ".join(f"{v} Mbit/s (RTT ms)" for v in VARIANTS) +
-          " | tcpnc-bbr / e2e-bbr | tcpnc-cubic / e2e-cubic | tcpnc-bbr / openvpn-tcp-bbr | RTT bound ms |")
-    print("|---" * (len(VARIANTS) + 5) + "|")
-    rows = []
-    for case, vs in avg.items():
-        cells = [f"{fmt(vs.get(v, (None, None))[0])} ({fmt(vs.get(v, (None, None))[1], 0)})" for v in VARIANTS]
+    avg, bound = collect(json.load(open(path)))
+    print("| point | flow | " + " | ".join(f"{v} Mbit/s (RTT ms)" for v in VARIANTS) + " | " +
+          " | ".join(f"{a} / {b}" for a, b in RATIOS) + " | RTT bound ms |")
+    print("|---" * (len(VARIANTS) + len(RATIOS) + 3) + "|")
+    bars = []
+    for (point, flow), vs in avg.items():
+        cell = lambda v: f"{fmt(vs.get(v, (None, None))[0])} ({fmt(vs.get(v, (None, None))[1], 0)})"  # noqa: E731
         g = {v: vs.get(v, (None, None))[0] for v in VARIANTS}
-        r = [ratio(g["tcpnc-bbr"], g["e2e-bbr"]), ratio(g["tcpnc-cubic"], g["e2e-cubic"]),
-             ratio(g["tcpnc-bbr"], g["openvpn-tcp-bbr"])]
-        rows.append((case, r))
-        print(f"| {case} | " + " | ".join(cells) + " | " + " | ".join(fmt(x) for x in r) +
-              f" | {1.5 * base[case] + 10:.0f} |")
-    fig, ax = plt.subplots(figsize=(8, 3.5))
+        rs = [ratio(g[a], g[b]) for a, b in RATIOS]
+        bars.append((f"{point}\n{flow}", rs))
+        print(f"| {point} | {flow} | " + " | ".join(cell(v) for v in VARIANTS) + " | " +
+              " | ".join(fmt(x) for x in rs) + f" | {bound[point]:.0f} |")
+    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(bars)), 3.8))
     width = 0.27
-    for i, label in enumerate(["tcpnc-bbr / e2e-bbr", "tcpnc-cubic / e2e-cubic", "tcpnc-bbr / openvpn-tcp-bbr"]):
-        ax.bar([k + (i - 1) * width for k in range(len(rows))], [min(r[i] or 0, 5) for _, r in rows], width,
-               label=label)
+    for i, (a, b) in enumerate(RATIOS):
+        ax.bar([k + (i - 1) * width for k in range(len(bars))], [min(r[i] or 0, 3) for _, r in bars], width,
+               label=f"{a} / {b}")
     ax.axhline(1.0, color="k", linewidth=0.8)
     ax.axhline(0.95, color="k", linewidth=0.5, linestyle="--")
-    ax.set_xticks(range(len(rows)), [c for c, _ in rows])
-    ax.set_ylabel("goodput ratio (capped at 5)")
+    ax.set_xticks(range(len(bars)), [label for label, _ in bars], fontsize=6)
+    ax.set_ylabel("goodput ratio (capped at 3)")
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(png, dpi=110)
