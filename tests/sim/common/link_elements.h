@@ -69,6 +69,9 @@ class Bottleneck : public LinkElement {
              std::size_t queue_bytes = 0);
   std::optional<TimePoint> process(std::span<const std::uint8_t> packet, TimePoint at) override;
   std::string name() const override { return "bottleneck"; }
+  // Changes the line rate for packets that enter from now on (a capacity step, e.g. cross traffic
+  // of constant rate taking part of the link).
+  void set_rate(double bits_per_second) { bits_per_second_ = bits_per_second; }
   // Most packets ever queued at once (including the one in service).
   std::size_t max_occupancy() const { return max_occupancy_; }
 
