@@ -72,12 +72,15 @@ unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
 
 double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path) const {
   // Each CW that needs a coded retransmission holds in-order delivery for about one RTT, so
-  // kRoundsPerRtt rounds per RTT add about kRoundsPerRtt x RTT / 2 of mean delay.
-  constexpr double kRoundsPerRtt = 0.5, kFloor = 0.02;
+  // rounds_per_rtt rounds per RTT add about rounds_per_rtt x RTT / 2 of mean delay. The configured
+  // share sets both knobs: 0.25 (the default) allows half a round per RTT; 1 allows two, which is
+  // close to pure retransmission (most goodput, most delay).
+  constexpr double kFloor = 0.02;
+  const double rounds_per_rtt = 2 * s_.retransmission_target;
   const double rtt = std::chrono::duration<double>(path.min_rtt).count();
   if (path.rate <= 0 || rtt <= 0) return s_.retransmission_target;
   const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
-  return std::clamp(kRoundsPerRtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
+  return std::clamp(rounds_per_rtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
                     s_.retransmission_target);
 }
 

@@ -53,7 +53,7 @@ class RedundancyPlan {
   // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 4).
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
   // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
-  // that at the path's rate at most half a round per RTT is expected (floor 0.02).
+  // that at the path's rate at most 2 x share rounds per RTT are expected (floor 0.02).
   double retransmission_bound(unsigned n, const PathEstimate& path) const;
   // Appends the plan's figures (estimates, n, k, R, bounds) to `out`.
   void stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const;
