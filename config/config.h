@@ -51,12 +51,17 @@ struct TcpncSettings {
 };
 
 // Settings of the UDT transport (UDT4 4.11 wire format; docs/udt-wire.md).
+// How a UDT tunnel comes up: `automatic` decides caller or listener from the ordered pair of
+// underlay endpoints (both gateways see it alike, whatever they call each other).
+enum class UdtRole { automatic, caller, listener, rendezvous };
+
 struct UdtSettings {
   std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay
   std::uint32_t flight_flag_size = 25600;    // max packets in flight (UDT_FC)
   std::uint32_t send_buffer_packets = 8192;
   std::uint32_t recv_buffer_packets = 8192;
-  bool rendezvous = false;                   // both sides connect at once (P2P)
+  UdtRole role = UdtRole::automatic;         // auto | caller | listener | rendezvous
+  bool rendezvous = false;                   // older spelling of role: rendezvous (kept in step)
   std::uint32_t channels = 1;                // parallel channels; 0: tuned from RTT (paper 001)
   std::uint64_t seed = 1;
   friend bool operator==(const UdtSettings&, const UdtSettings&) = default;

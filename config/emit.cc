@@ -101,7 +101,8 @@ void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
   emit_pair(out, "flight_flag_size", num(s.flight_flag_size));
   emit_pair(out, "send_buffer_packets", num(s.send_buffer_packets));
   emit_pair(out, "recv_buffer_packets", num(s.recv_buffer_packets));
-  emit_pair(out, "rendezvous", std::string(s.rendezvous ? "true" : "false"));
+  emit_pair(out, "role", std::string(to_string(s.role)),
+            s.role == UdtRole::automatic ? "caller or listener from the ordered pair of underlay endpoints" : nullptr);
   emit_pair(out, "channels", num(s.channels), s.channels == 0 ? "0: tuned from the RTT" : nullptr);
   emit_pair(out, "seed", num(s.seed));
 }

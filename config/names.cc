@@ -1,5 +1,6 @@
 // Canonical names of the config enums, default ports, and error formatting.
 #include "config/loader.h"
+#include "config/sections.h"
 
 namespace ncgw::config {
 
@@ -41,6 +42,12 @@ std::string_view to_string(TransportKind kind) {
     case TransportKind::udt: return "udt";
   }
   return "?";
+}
+
+std::string_view to_string(UdtRole role) {
+  for (const auto& [name, r] : detail::kUdtRoleNames)
+    if (r == role) return name;
+  return "auto";
 }
 
 std::string_view to_string(CongestionControl cc) {

@@ -131,9 +131,9 @@ TcpncSettings read_tcpnc(const Node& block) {
 }
 
 UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
-  static constexpr std::array<std::string_view, 7> keys{
+  static constexpr std::array<std::string_view, 8> keys{
       "mss", "flight_flag_size", "send_buffer_packets", "recv_buffer_packets", "rendezvous",
-      "channels", "seed"};
+      "role", "channels", "seed"};
   block.check_keys(keys);
   UdtSettings s;
   read_opt(block, "mss", s.mss, 76, 9000);
@@ -145,6 +145,13 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
   read_opt(block, "send_buffer_packets", s.send_buffer_packets, 32, kMaxPackets);
   read_opt(block, "recv_buffer_packets", s.recv_buffer_packets, 32, kMaxPackets);
   if (const auto n = block.find("rendezvous")) s.rendezvous = read_bool(*n);
+  if (const auto n = block.find("role")) s.role = read_choice<UdtRole>(*n, kUdtRoleNames);
+  if (s.rendezvous && block.find("role") && s.role != UdtRole::rendezvous) {
+    blame(block, "role", "rendezvous")
+        .fail("role " + std::string(to_string(s.role)) + " contradicts rendezvous: true (say role: rendezvous)");
+  }
+  if (s.rendezvous) s.role = UdtRole::rendezvous;
+  s.rendezvous = s.role == UdtRole::rendezvous;
   read_opt(block, "channels", s.channels, 0, 64);
   read_opt(block, "seed", s.seed, 0, kMaxU64);
   return s;

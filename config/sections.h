@@ -38,6 +38,9 @@ UdtSettings read_udt(const Node& node, std::uint32_t underlay_mtu);
 // Words accepted for the enums, in the order error messages list them.
 inline constexpr std::array<std::pair<std::string_view, TransportKind>, 3> kTransportNames{{
     {"plain", TransportKind::plain}, {"tcpnc", TransportKind::tcpnc}, {"udt", TransportKind::udt}}};
+inline constexpr std::array<std::pair<std::string_view, UdtRole>, 4> kUdtRoleNames{{
+    {"auto", UdtRole::automatic}, {"caller", UdtRole::caller}, {"listener", UdtRole::listener},
+    {"rendezvous", UdtRole::rendezvous}}};
 inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 3> kCongestionNames{{
     {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}, {"bbr", CongestionControl::bbr}}};
 inline constexpr std::array<std::pair<std::string_view, TunOnExit>, 2> kOnExitNames{{

@@ -7,6 +7,7 @@
 
 #include "config/loader.h"
 #include "gateway/udp_port.h"
+#include "gateway/udt_role.h"
 #include "transports/plain/plain_core.h"
 #include "transports/tcpnc/tcpnc_core.h"
 #include "transports/udt/udt_tunnel_core.h"
@@ -74,19 +75,17 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
 }
 
-// UDT role when rendezvous is off: the gateway whose name sorts first calls, the other listens.
-udt::TunnelRole udt_role(const config::UdtSettings& u, const std::string& local, const std::string& peer) {
-  if (u.rendezvous) return udt::TunnelRole::rendezvous;
-  return local < peer ? udt::TunnelRole::caller : udt::TunnelRole::listener;
-}
-
 std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer) {
   const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
   udt::UdtTunnelSettings s = udt::default_tunnel_settings();
-  s.role = udt_role(peer.udt, gw.name, peer.name);
   std::copy(host.bytes.begin(), host.bytes.end(), s.peer.bytes.begin());
   s.peer.v6 = host.v6;
   s.peer.port = peer.endpoint_port ? peer.endpoint_port : config::default_port(peer.transport);
+  UnderlayEndpoint peer_endpoint;
+  std::copy(host.bytes.begin(), host.bytes.end(), peer_endpoint.bytes.begin());
+  peer_endpoint.v6 = host.v6;
+  peer_endpoint.port = s.peer.port;
+  s.role = udt_role_for(gw, peer, peer_endpoint);
   s.conn.mss = peer.udt.mss;
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
