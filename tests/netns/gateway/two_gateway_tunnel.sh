@@ -6,6 +6,8 @@
 # (plain) datagrams dropped on the wire are counted by the receiver as rx_lost; killing and
 # restarting gw2 restores the path under a running iperf3, and what is sent into the outage is
 # counted (plain: tx_while_peer_silent).
+# QUICK=1 stops after the ping and iperf3 checks; PEER_NAMES=crossed makes each gateway name its
+# peer "far-end" (lib/two_gateways.sh).
 # Usage: two_gateway_tunnel.sh /path/to/ncgw
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -35,6 +37,7 @@ gbps=$(json_get 'round(d["end"]["sum_received"]["bits_per_second"]/1e9,3)' < "$W
 echo "tunnel goodput: $gbps Gbit/s"
 /usr/bin/python3 -c "import sys; sys.exit(0 if float('$gbps') > 0.01 else 1)" || fail "goodput $gbps too low"
 
+if [ "${QUICK:-0}" = 1 ]; then echo "PASS (ping and iperf3 only)"; exit 0; fi
 check_forged_datagrams
 check_malformed_from_peer
 check_no_route

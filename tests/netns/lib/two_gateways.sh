@@ -5,14 +5,17 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/ncgw.sh"
 
-# Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml.
+# Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml. With PEER_NAMES=crossed each
+# gateway calls the other "far-end" instead of by its name (users name peers as they like).
 write_gateway_config() {
-  local me="$1" peer local_net remote_net tun_addr endpoint
+  local me="$1" peer local_net remote_net tun_addr endpoint peer_name
   if [ "$me" = gw1 ]; then
     peer=gw2; remote_net=10.2.0.0/24; tun_addr=10.99.0.1/30; endpoint=192.168.77.2
   else
     peer=gw1; remote_net=10.1.0.0/24; tun_addr=10.99.0.2/30; endpoint=192.168.77.1
   fi
+  peer_name=${NS_PREFIX}-$peer
+  [ "${PEER_NAMES:-}" = crossed ] && peer_name=far-end
   cat > "$WORK/$me.yaml" <<YAML
 gateway:
   name: ${NS_PREFIX}-$me
@@ -20,11 +23,11 @@ tun:
   name: ncgw0
   addresses: [$tun_addr]
 peers:
-  - name: ${NS_PREFIX}-$peer
+  - name: $peer_name
     endpoint: $endpoint
     transport: $TRANSPORT
 routes:
-  - {prefix: $remote_net, via: ${NS_PREFIX}-$peer}
+  - {prefix: $remote_net, via: $peer_name}
 logging:
   level: info
 YAML
