@@ -87,6 +87,7 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
   peer_endpoint.port = s.peer.port;
   s.role = udt_role_for(gw, peer, peer_endpoint);
   s.conn.mss = peer.udt.mss;
+  s.conn.ip_udp_overhead = host.v6 ? udt::wire::kIpv6UdpOverhead : udt::wire::kIpUdpOverhead;
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
   s.conn.recv_buffer_packets = peer.udt.recv_buffer_packets;

@@ -100,7 +100,7 @@ class Connection {
   bool all_sent() const { return !sbuf_.has_unsent(); }
   // Free room in the send buffer (packets).
   std::uint32_t send_room() const { return sbuf_.free_blocks(); }
-  // Largest message / packet payload (negotiated MSS - 28 - 16).
+  // Largest payload this side sends (negotiated MSS - IP/UDP headers of the family - 16).
   std::uint32_t payload_size() const { return payload_; }
   std::int32_t self_id() const { return self_id_; }
   std::int32_t peer_id() const { return peer_id_; }

@@ -20,8 +20,11 @@ const char* to_string(ConnState s) {
 
 Connection::Connection(const ConnectionSettings& s, std::int32_t self_id, std::uint64_t seed, TimePoint now)
     : settings_(s), self_id_(self_id), seed_(seed), start_(now), mss_(s.mss),
-      payload_(s.mss - wire::kIpUdpOverhead - static_cast<std::uint32_t>(wire::kHeaderSize)),
-      sbuf_(s.send_buffer_packets, payload_), sloss_(s.send_buffer_packets), rcv_(s.recv_buffer_packets, payload_) {
+      payload_(s.mss - s.ip_udp_overhead - static_cast<std::uint32_t>(wire::kHeaderSize)),
+      sbuf_(s.send_buffer_packets, payload_), sloss_(s.send_buffer_packets),
+      // Receive slots take the largest payload a peer may send: the library subtracts IPv4's 28
+      // bytes whatever the family.
+      rcv_(s.recv_buffer_packets, s.mss - wire::kIpUdpOverhead - static_cast<std::uint32_t>(wire::kHeaderSize)) {
   transport::Rng rng(seed);
   isn_ = s.initial_seq ? (*s.initial_seq & wire::kMaxSeqNo)
                        : static_cast<std::int32_t>(rng.below(static_cast<std::uint64_t>(wire::kMaxSeqNo)));
@@ -137,7 +140,7 @@ void Connection::establish(std::int32_t peer_isn, std::int32_t peer_id, std::int
   if (peer_mss >= static_cast<std::int32_t>(wire::kMinMss) && static_cast<std::uint32_t>(peer_mss) < mss_) {
     mss_ = static_cast<std::uint32_t>(peer_mss);
   }
-  payload_ = mss_ - wire::kIpUdpOverhead - static_cast<std::uint32_t>(wire::kHeaderSize);
+  payload_ = mss_ - settings_.ip_udp_overhead - static_cast<std::uint32_t>(wire::kHeaderSize);
   sbuf_.set_payload_size(payload_);
   flow_window_ = peer_fc > 0 ? peer_fc : 2;
   peer_id_ = peer_id;

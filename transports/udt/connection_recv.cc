@@ -62,7 +62,7 @@ void Connection::on_data(const Packet& p, TimePoint now) {
     if (holes_before == 0) next_nak_us_ = us(now) + nak_interval_us();
   }
   // an irregular size usually ends a message: acknowledge at once
-  if (p.payload.size() != payload_) next_ack_us_ = us(now);
+  if (p.payload.size() < payload_) next_ack_us_ = us(now);  // a short packet: ACK at once (a libudt peer on IPv6 sends 20 bytes more than we do)
 }
 
 void Connection::check_ack(TimePoint now) {

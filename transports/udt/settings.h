@@ -14,6 +14,8 @@ enum class SocketType : std::int32_t { stream = wire::kSockStream, dgram = wire:
 struct ConnectionSettings {
   SocketType type = SocketType::stream;
   std::uint32_t mss = wire::kDefaultMss;                          // UDT_MSS (counts IP + UDP headers)
+  std::uint32_t ip_udp_overhead = wire::kIpUdpOverhead;           // IP + UDP header bytes of the
+                                                                  // underlay in use (28 IPv4, 48 IPv6)
   std::uint32_t flight_flag_size = wire::kDefaultFlightFlagSize;  // UDT_FC
   std::uint32_t send_buffer_packets = 8192;                       // UDT_SNDBUF in packets
   std::uint32_t recv_buffer_packets = 8192;                       // UDT_RCVBUF in packets

@@ -128,7 +128,7 @@ std::optional<TimePoint> UdtTunnelCore::next_deadline() const {
 }
 
 std::size_t UdtTunnelCore::max_payload() const {
-  return s_.conn.mss - wire::kIpUdpOverhead - wire::kHeaderSize;
+  return s_.conn.mss - s_.conn.ip_udp_overhead - wire::kHeaderSize;
 }
 
 std::vector<transport::StatEntry> UdtTunnelCore::stats() const {

@@ -9,7 +9,10 @@ namespace ncgw::udt::wire {
 // --- Framing (packet.cpp: CPacket) ---
 inline constexpr std::size_t kHeaderSize = 16;            // four 32-bit words, network order
 inline constexpr std::uint32_t kControlBit = 0x80000000u;  // word0 top bit: control packet
-inline constexpr std::uint32_t kIpUdpOverhead = 28;        // MSS counts IPv4 (20) + UDP (8) headers
+inline constexpr std::uint32_t kIpUdpOverhead = 28;        // MSS counts IPv4 (20) + UDP (8) headers (the
+                                                           // library assumes IPv4; a payload it sends
+                                                           // is at most MSS - 28 - 16 on any family)
+inline constexpr std::uint32_t kIpv6UdpOverhead = 48;      // IPv6 (40) + UDP (8): what we subtract on IPv6
 inline constexpr std::uint32_t kDefaultMss = 1500;
 inline constexpr std::uint32_t kMinMss = kIpUdpOverhead + 48 + kHeaderSize;  // setOpt(UDT_MSS) floor-ish
 

@@ -29,6 +29,10 @@ TEST(AutoMtu, PlainOverIpv4Is40BytesBelowTheUnderlay) {
 
 TEST(AutoMtu, Ipv6UnderlayCostsTwentyMore) {
   EXPECT_EQ(auto_mtu("plain", "fd00::2", 1500), 1440u);
+  // Every transport pays the IPv6 header, UDT included (its MSS counts IP + UDP headers: 1500 - 48
+  // - 16; the reference library assumes 28 on any family).
+  EXPECT_EQ(auto_mtu("udt", "fd00::2", 1500), 1436u);
+  EXPECT_EQ(auto_mtu("tcpnc", "fd00::2", 1500), auto_mtu("tcpnc", "192.0.2.2", 1500) - 20);
 }
 
 TEST(AutoMtu, CodedTransportsCarryTheirOwnHeaders) {
