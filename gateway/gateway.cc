@@ -111,6 +111,25 @@ void Gateway::start() {
   control_->start();
   const TimePoint t = now();
   for (auto& p : peers_) service_peer(p, t);
+  arm_silence_check();
+}
+
+// How long a peer may stay silent after start before the gateway warns about it (once).
+constexpr auto kSilentPeerWarning = std::chrono::seconds(10);
+
+void Gateway::arm_silence_check() {
+  silence_timer_ = std::make_unique<asio::steady_timer>(io_, kSilentPeerWarning);
+  silence_timer_->async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    for (const auto& p : peers_) {
+      if (p.counters.datagrams_in != 0) continue;
+      spdlog::warn("peer {}: no datagram from {} in {} s since start ({} sent); check the endpoint, the "
+                   "firewall and the peer's own config{}",
+                   p.cfg->name, p.address.to_string(), std::chrono::duration_cast<std::chrono::seconds>(kSilentPeerWarning).count(),
+                   p.counters.datagrams_out,
+                   p.cfg->transport == config::TransportKind::udt ? " (udt: both sides may be waiting for the other: see udt.role)" : "");
+    }
+  });
 }
 
 void Gateway::wait_tun() {
@@ -297,6 +316,7 @@ void Gateway::stop() {
   if (stopped_) return;
   stopped_ = true;
   for (auto& p : peers_) p.timer->cancel();
+  if (silence_timer_) silence_timer_->cancel();
   if (tun_stream_) tun_stream_->close();
   for (auto& w : port_waiters_) w->close();
   if (control_) control_->stop();

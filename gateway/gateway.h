@@ -72,6 +72,9 @@ class Gateway {
   void write_tun(std::span<const std::uint8_t> packet);
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
   void arm_timer(PeerRuntime& peer);
+  // After kSilentPeerWarning, logs once at warning level each peer that has not sent a datagram
+  // (a peer that never answers: wrong endpoint, firewall, or both sides waiting for the other).
+  void arm_silence_check();
   std::uint32_t choose_mtu() const;
 
   boost::asio::io_context& io_;
@@ -86,6 +89,7 @@ class Gateway {
   std::vector<std::unique_ptr<UdpPort>> ports_;
   std::vector<std::unique_ptr<boost::asio::posix::stream_descriptor>> port_waiters_;  // dup'ed fds
   std::unique_ptr<ControlServer> control_;
+  std::unique_ptr<boost::asio::steady_timer> silence_timer_;
   GatewayCounters counters_;
   std::vector<std::uint8_t> packet_buf_;
   bool stopped_ = false;
