@@ -23,7 +23,8 @@ TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
     sc.settings.n_min = 1 + static_cast<std::uint32_t>(pick.below(4));
     sc.settings.n_max = sc.settings.n_min + static_cast<std::uint32_t>(pick.below(60));
     sc.settings.k_max = 1 + static_cast<std::uint32_t>(pick.below(24));
-    if (pick.bernoulli(0.5)) sc.settings.congestion_control = CcAlgorithm::kCubic;
+    const CcAlgorithm algos[] = {CcAlgorithm::kNewReno, CcAlgorithm::kCubic, CcAlgorithm::kBbr};
+    sc.settings.congestion_control = algos[pick.below(3)];
     sc.packet_bytes = 40 + pick.below(1300);
     sc.settings.dead_peer_ms = 60000;  // sessions must survive: resets are tested elsewhere
     const double e = 0.25 * pick.uniform(), burst = 1.0 + 4.0 * pick.uniform();
@@ -33,9 +34,9 @@ TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
       l.add<sim::Reorder>(reorder, 3ms, sim.seed_for(82));
       l.set_duplication(dup, 2ms, sim.seed_for(83));
     };
-    std::printf("[tcpnc-stress] seed=%llu cwnd_max=%u n=[%u,%u] k_max=%u size=%zu e=%.3f burst=%.2f ack_loss=%.3f "
-                "reorder=%.3f dup=%.3f\n",
-                (unsigned long long)seed, sc.settings.cwnd_max_packets, sc.settings.n_min, sc.settings.n_max,
+    std::printf("[tcpnc-stress] seed=%llu cc=%d cwnd_max=%u n=[%u,%u] k_max=%u size=%zu e=%.3f burst=%.2f "
+                "ack_loss=%.3f reorder=%.3f dup=%.3f\n",
+                (unsigned long long)seed, static_cast<int>(sc.settings.congestion_control), sc.settings.cwnd_max_packets, sc.settings.n_min, sc.settings.n_max,
                 sc.settings.k_max, sc.packet_bytes, e, burst, ack_loss, reorder, dup);
     auto sim = build(sc, seed, kPackets);
     sim->link_from(Side::b).add<sim::BernoulliLoss>(ack_loss, sim->seed_for(84));
@@ -53,6 +54,40 @@ TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
         for (const auto& st : sim->ep(s).core->stats())
           std::printf("  %s %s = %g\n", s == Side::a ? "A" : "B", st.name.c_str(), st.value);
     }
+  }
+}
+
+// The defaults (model-based controller, automatic sizing with CoDel at the entrance) under the same
+// harsh conditions: every packet the source got accepted is delivered exactly once and in order, or
+// was dropped by the entrance AQM and counted; nothing else goes missing.
+TEST(TcpncStress, DefaultsDeliverOrCountEveryAcceptedPacket) {
+  constexpr std::uint64_t kPackets = 1500;
+  for (std::uint64_t seed = 9500; seed < 9508; ++seed) {
+    transport::Rng pick(seed);
+    Scenario sc;
+    sc.settings = TcpncCoreSettings{};
+    sc.settings.dead_peer_ms = 60000;
+    sc.packet_bytes = 40 + pick.below(1300);
+    const double e = 0.25 * pick.uniform(), burst = 1.0 + 4.0 * pick.uniform();
+    const double ack_loss = 0.2 * pick.uniform(), reorder = 0.1 * pick.uniform(), dup = 0.05 * pick.uniform();
+    sc.data_loss = [=](Simulation& sim, sim::Link& l) {
+      l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(81)));
+      l.add<sim::Reorder>(reorder, 3ms, sim.seed_for(82));
+      l.set_duplication(dup, 2ms, sim.seed_for(83));
+    };
+    std::printf("[tcpnc-stress-defaults] seed=%llu size=%zu e=%.3f burst=%.2f ack_loss=%.3f reorder=%.3f dup=%.3f\n",
+                (unsigned long long)seed, sc.packet_bytes, e, burst, ack_loss, reorder, dup);
+    auto sim = build(sc, seed, kPackets);
+    sim->link_from(Side::b).add<sim::BernoulliLoss>(ack_loss, sim->seed_for(84));
+    sim::Sink& sink = sim->ep(Side::b).sink;
+    sink.set_allow_gaps(true);
+    const transport::Core& a = *sim->ep(Side::a).core;
+    auto accounted = [&] { return sink.packets() + static_cast<std::uint64_t>(stat(a, "aqm_drops")); };
+    EXPECT_TRUE(sim->run_until([&] { return accounted() >= kPackets; }, sim->now() + 120s))
+        << "seed " << seed << ": delivered " << sink.packets() << ", aqm drops " << stat(a, "aqm_drops");
+    EXPECT_EQ(accounted(), kPackets) << "seed " << seed;
+    EXPECT_EQ(sink.errors(), 0u) << "seed " << seed << ": " << sink.first_error();
+    EXPECT_EQ(sink.expected(), kPackets) << "seed " << seed << ": the last packet arrived";
   }
 }
 
