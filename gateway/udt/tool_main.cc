@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct Options {
   std::uint32_t message_size = 1400;
   std::uint64_t seed = 0;
   double timeout_s = 0;
+  double linger_s = 3;  // sender: after everything is acknowledged, wait this long for the peer to close
   bool quiet = false;
 };
 
@@ -150,6 +152,8 @@ int run(const Options& o, bool sending) {
   std::string failure;
   const auto timeout = o.timeout_s > 0 ? std::chrono::nanoseconds(static_cast<std::int64_t>(o.timeout_s * 1e9))
                                        : std::chrono::nanoseconds(std::chrono::hours(24 * 365));
+  std::optional<TimePoint> sent_all_at;
+  const auto linger = std::chrono::nanoseconds(static_cast<std::int64_t>(o.linger_s * 1e9));
   const bool ok = drv.run([&](TimePoint now) {
     if (!id) {
       if ((id = ep.accept())) ep.stop_listening();
@@ -163,7 +167,14 @@ int run(const Options& o, bool sending) {
       if (!receiver_done) failure = c->peer_closed() ? "closed by the peer before the end" : to_string(c->state());
       return true;
     }
-    return sending ? snd.step(c, now) : rcv.step(c);
+    if (!sending) return rcv.step(c);
+    if (!sent_all_at) {
+      if (!snd.step(c, now)) return false;
+      sent_all_at = now;
+    }
+    // Linger: a libudt receiver reports a broken connection to an application that has not yet
+    // read everything when the sender closes, so give the peer time to read and close first.
+    return c->peer_closed() || now - *sent_all_at >= linger;
   }, timeout, [&] { return sending && fd == 0 && snd.wants_input() ? 0 : -1; });
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Connection* c = id ? ep.find(*id) : nullptr;
@@ -197,6 +208,8 @@ void add_common(CLI::App* cmd, Options& o) {
       ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--seed", o.seed, "seed for socket ids and sequence numbers (0: from the clock)");
   cmd->add_option("--timeout", o.timeout_s, "give up after this many seconds (0: never)");
+  cmd->add_option("--linger", o.linger_s,
+                  "sender: seconds to wait for the peer to close after everything was acknowledged (default 3)");
   cmd->add_flag("-q,--quiet", o.quiet, "no statistics on stderr");
 }
 
