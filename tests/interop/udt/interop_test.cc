@@ -1,6 +1,6 @@
 // Our UDT core against Debian's libudt (UDT 4.11) over loopback: both directions, every role
 // pairing, stream and message mode, sequence wrap; checksums must be equal on both sides.
-// Sizes: the 100 MB streams and 100k messages of 1..1400 bytes per direction by default
+// Sizes: 100 MB streams and 100k messages of 1..1400 bytes per direction by default
 // (the ten cases take ~10 s on the 2-core VM); NCGW_UDT_INTEROP_SMALL=1 shrinks them to 16 MB / 15k.
 #include <gtest/gtest.h>
 

@@ -109,7 +109,7 @@ TEST(UdtTunnelCore, CarriesPacketsInOrderBothWays) {
   EXPECT_TRUE(has_rtt);
 }
 
-// `ncgw status` shows the core's stats: the UDT fields the issue names are there, with values from
+// `ncgw status` shows the core's stats: the UDT fields an operator needs are there, with values from
 // a lossy transfer (every 50th data packet a -> b is lost).
 TEST(UdtTunnelCore, StatsCarryTheUdtFields) {
   Link l;
