@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # netns test: TCP/NC tunnel over a lossy emulated link, against end-to-end TCP on the
-# same link, all measured in one run.
+# same link, all measured in one run. The tunnel runs paper 002's TCP/NC (newreno, CWND_max 40,
+# retransmission target 0.02); netns_tcpnc_defaults tests the default configuration.
 #
 #   h1 10.1.0.2 -- gw1 | wan0 192.168.77.1 -- [L: linkem] -- 192.168.77.2 wan0 | gw2 -- h2 10.2.0.2
 #
@@ -159,6 +160,8 @@ peers:
     endpoint: $ep
     transport: tcpnc
     tcpnc:
+      congestion_control: newreno       # paper 002's TCP/NC, which this test's sizing assumes
+      retransmission_target: 0.02       # (the default model-based controller: netns_tcpnc_defaults)
       cwnd_max_packets: $CWND_MAX
       r_max: $R_MAX
       seed: $SEED
