@@ -11,6 +11,23 @@
 namespace ncgw::tcpnc::simtest {
 namespace {
 
+// Randomly drawn harsh conditions: bursty loss, reordering and duplication on the data direction
+// (installed into the scenario), and loss on the ACK direction (applied by the caller).
+struct Harsh {
+  double e, burst, ack_loss, reorder, dup;
+  // Draws the conditions from `pick` and installs the data-direction elements into `sc`.
+  Harsh(transport::Rng& pick, Scenario& sc)
+      : e(0.25 * pick.uniform()), burst(1.0 + 4.0 * pick.uniform()), ack_loss(0.2 * pick.uniform()),
+        reorder(0.1 * pick.uniform()), dup(0.05 * pick.uniform()) {
+    const double le = e, lb = burst, lr = reorder, ld = dup;
+    sc.data_loss = [=](Simulation& sim, sim::Link& l) {
+      l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(le, lb, sim.seed_for(81)));
+      l.add<sim::Reorder>(lr, 3ms, sim.seed_for(82));
+      l.set_duplication(ld, 2ms, sim.seed_for(83));
+    };
+  }
+};
+
 TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
   constexpr std::uint64_t kPackets = 1500;
   // NCGW_STRESS_SEEDS=N runs N seeds instead of 16 (for soak runs outside ctest).
@@ -27,13 +44,8 @@ TEST(TcpncStress, ExactlyOnceUnderRandomHarshConditions) {
     sc.settings.congestion_control = algos[pick.below(3)];
     sc.packet_bytes = 40 + pick.below(1300);
     sc.settings.dead_peer_ms = 60000;  // sessions must survive: resets are tested elsewhere
-    const double e = 0.25 * pick.uniform(), burst = 1.0 + 4.0 * pick.uniform();
-    const double ack_loss = 0.2 * pick.uniform(), reorder = 0.1 * pick.uniform(), dup = 0.05 * pick.uniform();
-    sc.data_loss = [=](Simulation& sim, sim::Link& l) {
-      l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(81)));
-      l.add<sim::Reorder>(reorder, 3ms, sim.seed_for(82));
-      l.set_duplication(dup, 2ms, sim.seed_for(83));
-    };
+    const Harsh h(pick, sc);
+    const double e = h.e, burst = h.burst, ack_loss = h.ack_loss, reorder = h.reorder, dup = h.dup;
     std::printf("[tcpnc-stress] seed=%llu cc=%d cwnd_max=%u n=[%u,%u] k_max=%u size=%zu e=%.3f burst=%.2f "
                 "ack_loss=%.3f reorder=%.3f dup=%.3f\n",
                 (unsigned long long)seed, static_cast<int>(sc.settings.congestion_control), sc.settings.cwnd_max_packets, sc.settings.n_min, sc.settings.n_max,
@@ -68,13 +80,8 @@ TEST(TcpncStress, DefaultsDeliverOrCountEveryAcceptedPacket) {
     sc.settings = TcpncCoreSettings{};
     sc.settings.dead_peer_ms = 60000;
     sc.packet_bytes = 40 + pick.below(1300);
-    const double e = 0.25 * pick.uniform(), burst = 1.0 + 4.0 * pick.uniform();
-    const double ack_loss = 0.2 * pick.uniform(), reorder = 0.1 * pick.uniform(), dup = 0.05 * pick.uniform();
-    sc.data_loss = [=](Simulation& sim, sim::Link& l) {
-      l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(81)));
-      l.add<sim::Reorder>(reorder, 3ms, sim.seed_for(82));
-      l.set_duplication(dup, 2ms, sim.seed_for(83));
-    };
+    const Harsh h(pick, sc);
+    const double e = h.e, burst = h.burst, ack_loss = h.ack_loss, reorder = h.reorder, dup = h.dup;
     std::printf("[tcpnc-stress-defaults] seed=%llu size=%zu e=%.3f burst=%.2f ack_loss=%.3f reorder=%.3f dup=%.3f\n",
                 (unsigned long long)seed, sc.packet_bytes, e, burst, ack_loss, reorder, dup);
     auto sim = build(sc, seed, kPackets);
