@@ -13,7 +13,7 @@ PACKAGES=(
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libudt-dev
   # network scenarios
-  iproute2 iputils-ping iperf3 nftables ethtool openvpn procps kmod psmisc time
+  iproute2 iputils-ping iperf3 nftables ethtool openvpn procps kmod psmisc time curl
   python3 python3-yaml python3-matplotlib
 )
 

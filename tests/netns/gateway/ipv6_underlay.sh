@@ -74,7 +74,10 @@ for transport in plain tcpnc udt; do
   if nsx h1 ping -c 1 -W 2 -M do -s $((mtu - 27)) 10.2.0.2 > /dev/null 2>&1; then
     fail "$transport: an IPv4 packet one byte over the TUN MTU got through unfragmented"
   fi
-  errors=$(for g in gw1 gw2; do gw_status $g | json_get 'sum(p["send_errors"] for p in d["ports"])'; done | paste -sd+ | bc)
+  errors=0
+  for g in gw1 gw2; do
+    errors=$(( errors + $(gw_status $g | json_get 'sum(p["send_errors"] for p in d["ports"])') ))
+  done
   echo "full-size IPv4 and IPv6 through $transport: ok; UDP send errors on both gateways: $errors"
   [ "$errors" = 0 ] || fail "$transport: $errors UDP send errors (oversize datagrams?)"
   for g in gw1 gw2; do kill "$(eval echo \$GW_PID_$g)"; done
