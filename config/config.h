@@ -38,7 +38,7 @@ struct TcpncSettings {
                                              // a queueing-delay budget at the measured rate
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
   std::uint32_t n_max = 64;   // 64/24: Gilbert-Elliott 5%, burst 3 reaches 0.84 of (1-e) (32/16: 0.78)
-  std::uint32_t k_max = 24;                  // most repairs per coding window
+  std::uint32_t k_max = 64;                  // most repairs per coding window
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation

@@ -23,6 +23,10 @@ constexpr double kMinRttRefresh = 1.02;       // a sample this close to the mini
 constexpr double kMinCwnd = 4;
 constexpr double kFullBwGrowth = 1.25;
 constexpr unsigned kFullBwRounds = 3;
+// Start-up also ends after this many rounds in a row with a standing queue: a tunnel limited by
+// what its end hosts send never shows a rate plateau, but their bursts, passed on at the start-up
+// gain, would otherwise keep the bottleneck queue full.
+constexpr unsigned kStartupQueueRounds = 2;
 // Standing queue: the round's smallest RTT above min RTT x 1.15 + 1 ms; empty: within x 1.1 + 1 ms.
 constexpr double kQueueFactor = 1.15;
 constexpr Duration kQueueSlack = 1ms;
@@ -53,7 +57,7 @@ void BbrController::reset() {
   round_acked_ = round_lost_ = 0;
   link_acked_ = link_lost_ = 0;
   full_bw_ = 0;
-  full_bw_count_ = 0;
+  full_bw_count_ = startup_queue_rounds_ = 0;
   filled_pipe_ = excess_loss_ = probe_rtt_timing_ = in_rto_recovery_ = false;
   cycle_index_ = 0;
   pacing_gain_ = kHighGain;
@@ -150,7 +154,13 @@ void BbrController::update_bw(const AckEvent& e) {
 }
 
 void BbrController::check_full_pipe(const AckEvent& e) {
-  if (filled_pipe_ || (e.sample && e.sample->app_limited)) return;
+  if (filled_pipe_) return;
+  startup_queue_rounds_ = queue_standing_ ? startup_queue_rounds_ + 1 : 0;
+  if (startup_queue_rounds_ >= kStartupQueueRounds) {
+    filled_pipe_ = true;
+    return;
+  }
+  if (e.sample && e.sample->app_limited) return;
   if (bw() >= full_bw_ * kFullBwGrowth) {
     full_bw_ = bw();
     full_bw_count_ = 0;

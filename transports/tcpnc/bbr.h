@@ -9,7 +9,8 @@
 //   an empty queue is the link's, not congestion's). Loss measured while a queue stands is not used:
 //   if it were, the controller's own overshoot would raise its estimate.
 // - Congestion is: queueing delay (the smallest RTT of a round above 1.15 min RTT + 1 ms, then
-//   cruising drains at gain 0.9), a rate plateau (start-up ends when the rate stops growing),
+//   cruising drains at gain 0.9; in start-up two such rounds end it), a rate plateau (start-up
+//   ends when the rate stops growing),
 //   and loss in a round beyond what e_link predicts (start-up ends, an up-probe ends, counted).
 //   A coding window that needs a coded retransmission is not congestion: no rate cut.
 #pragma once
@@ -60,7 +61,7 @@ class BbrController : public CongestionController {
   void update_bw(const AckEvent& e);
   // Min-RTT filter; enters ProbeRTT when the minimum is older than its window.
   void update_min_rtt(const AckEvent& e);
-  // Start-up ends when the rate stopped growing for three rounds.
+  // Start-up ends when the rate stopped growing for three rounds, or a queue stood for two.
   void check_full_pipe(const AckEvent& e);
   // State transitions of Drain, ProbeBW's gain cycle and ProbeRTT.
   void advance_state(const AckEvent& e);
@@ -88,6 +89,7 @@ class BbrController : public CongestionController {
   // Start-up.
   double full_bw_ = 0;
   unsigned full_bw_count_ = 0;
+  unsigned startup_queue_rounds_ = 0;  // consecutive rounds of start-up with a standing queue
   bool filled_pipe_ = false;
   // ProbeBW.
   unsigned cycle_index_ = 0;

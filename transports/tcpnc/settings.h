@@ -21,7 +21,7 @@ struct TcpncCoreSettings {
                                              // at the path's rate (Sender::auto_queue_limit)
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
   std::uint32_t n_max = 64;
-  std::uint32_t k_max = 24;                  // most repairs per CW
+  std::uint32_t k_max = 64;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation

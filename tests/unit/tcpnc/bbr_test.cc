@@ -108,6 +108,9 @@ struct ScriptedPath {
   double rate = 1000;
   Duration rtt = 50ms;
   double loss = 0;
+  Duration queue_delay{};      // added to every RTT sample from `queue_from` on
+  Duration queue_from{};
+  bool app_limited = false;    // the sender has less to send than it may (marked before each send)
   DeliveryRateSampler sampler;
   std::deque<std::pair<DeliverySnapshot, bool>> flight;  // snapshot, will be lost
   double send_carry = 0, loss_carry = 0;
@@ -130,8 +133,8 @@ struct ScriptedPath {
         flight.pop_front();
       }
       e.sample = sampler.finish(rtt / 2);
-      e.rtt = rtt;
-      e.srtt = rtt;
+      e.rtt = rtt + (now.time_since_epoch() >= queue_from ? queue_delay : Duration::zero());
+      e.srtt = *e.rtt;
       e.in_flight = static_cast<std::uint32_t>(0.9 * rate * std::chrono::duration<double>(rtt).count());
       e.delivered = sampler.delivered();
       cc.on_ack(e);
@@ -139,6 +142,7 @@ struct ScriptedPath {
         loss_carry += loss;
         const bool lost = loss_carry >= 1;
         if (lost) loss_carry -= 1;
+        if (app_limited) sampler.mark_app_limited(static_cast<std::uint32_t>(flight.size()));
         flight.emplace_back(sampler.on_sent(now, static_cast<std::uint32_t>(flight.size())), lost);
       }
     }
@@ -155,6 +159,22 @@ TEST(BbrController, StartupEndsOnAPlateauAndCruisesAtThePathRate) {
   EXPECT_GE(cc.cwnd(), 2 * 50 - 1);
   EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
   EXPECT_GE(cc.pacing_rate(), 0.75 * 0.99 * 1000 - 1);
+}
+
+TEST(BbrController, StartupOfAnApplicationLimitedTunnelEndsOnAStandingQueue) {
+  // The end hosts offer less than the window allows (every sample application-limited: no plateau
+  // is ever judged) and their own bursts keep a queue standing from 1 s on: start-up must end
+  // rather than pass their bursts on at the start-up gain for ever.
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 6});
+  ScriptedPath p;
+  p.app_limited = true;
+  p.run(cc, 1s);
+  EXPECT_EQ(cc.mode(), BbrController::Mode::kStartup);
+  p.queue_delay = 30ms;
+  p.queue_from = 1s;
+  p.run(cc, 500ms);
+  EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
+  EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
 }
 
 TEST(BbrController, LinkLossAfterTheBottleneckIsAddedBackToTheRate) {
