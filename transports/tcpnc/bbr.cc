@@ -23,9 +23,10 @@ constexpr double kMinRttRefresh = 1.02;       // a sample this close to the mini
 constexpr double kMinCwnd = 4;
 constexpr double kFullBwGrowth = 1.25;
 constexpr unsigned kFullBwRounds = 3;
-// Start-up also ends after this many rounds in a row with a standing queue: a tunnel limited by
-// what its end hosts send never shows a rate plateau, but their bursts, passed on at the start-up
-// gain, would otherwise keep the bottleneck queue full.
+// Start-up of an application-limited tunnel also ends after this many application-limited rounds in
+// a row with a standing queue: a tunnel limited by what its end hosts send never shows a rate
+// plateau, but their bursts, passed on at the start-up gain, would otherwise keep the bottleneck
+// queue full.
 constexpr unsigned kStartupQueueRounds = 2;
 // Standing queue: the round's smallest RTT above min RTT x 1.15 + 1 ms; empty: within x 1.1 + 1 ms.
 constexpr double kQueueFactor = 1.15;
@@ -155,12 +156,14 @@ void BbrController::update_bw(const AckEvent& e) {
 
 void BbrController::check_full_pipe(const AckEvent& e) {
   if (filled_pipe_) return;
-  startup_queue_rounds_ = queue_standing_ ? startup_queue_rounds_ + 1 : 0;
-  if (startup_queue_rounds_ >= kStartupQueueRounds) {
-    filled_pipe_ = true;
+  if (e.sample && e.sample->app_limited) {
+    // No plateau can be judged from application-limited samples; a queue that stands for two such
+    // rounds ends start-up instead (what queues it is the end hosts' bursts, passed on at gain 2.885).
+    startup_queue_rounds_ = queue_standing_ ? startup_queue_rounds_ + 1 : 0;
+    if (startup_queue_rounds_ >= kStartupQueueRounds) filled_pipe_ = true;
     return;
   }
-  if (e.sample && e.sample->app_limited) return;
+  startup_queue_rounds_ = 0;
   if (bw() >= full_bw_ * kFullBwGrowth) {
     full_bw_ = bw();
     full_bw_count_ = 0;

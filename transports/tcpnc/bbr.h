@@ -9,7 +9,7 @@
 //   an empty queue is the link's, not congestion's). Loss measured while a queue stands is not used:
 //   if it were, the controller's own overshoot would raise its estimate.
 // - Congestion is: queueing delay (the smallest RTT of a round above 1.15 min RTT + 1 ms, then
-//   cruising drains at gain 0.9; in start-up two such rounds end it), a rate plateau (start-up
+//   cruising drains at gain 0.9; in an application-limited start-up two such rounds end it), a rate plateau (start-up
 //   ends when the rate stops growing),
 //   and loss in a round beyond what e_link predicts (start-up ends, an up-probe ends, counted).
 //   A coding window that needs a coded retransmission is not congestion: no rate cut.
@@ -61,7 +61,8 @@ class BbrController : public CongestionController {
   void update_bw(const AckEvent& e);
   // Min-RTT filter; enters ProbeRTT when the minimum is older than its window.
   void update_min_rtt(const AckEvent& e);
-  // Start-up ends when the rate stopped growing for three rounds, or a queue stood for two.
+  // Start-up ends when the rate stopped growing for three rounds, or (application-limited) a queue
+  // stood for two.
   void check_full_pipe(const AckEvent& e);
   // State transitions of Drain, ProbeBW's gain cycle and ProbeRTT.
   void advance_state(const AckEvent& e);
