@@ -54,6 +54,8 @@ struct TcpncSettings {
 // How a UDT tunnel comes up: `automatic` decides caller or listener from the ordered pair of
 // underlay endpoints (both gateways see it alike, whatever they call each other).
 enum class UdtRole { automatic, caller, listener, rendezvous };
+// The UDT sender's congestion control: the reference library's CUDTCC (interop) or PaUDT's window rule.
+enum class UdtCongestionControl { udt4, paudt };
 
 struct UdtSettings {
   std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay
@@ -63,6 +65,8 @@ struct UdtSettings {
   UdtRole role = UdtRole::automatic;         // auto | caller | listener | rendezvous
   bool rendezvous = false;                   // older spelling of role: rendezvous (kept in step)
   std::uint32_t channels = 1;                // parallel channels; 0: tuned from RTT (paper 001)
+  UdtCongestionControl congestion_control = UdtCongestionControl::udt4;
+  std::uint32_t initial_window = 16;         // slow start's first window, packets (paper 000: 16)
   std::uint64_t seed = 1;
   friend bool operator==(const UdtSettings&, const UdtSettings&) = default;
 };

@@ -104,6 +104,8 @@ void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
   emit_pair(out, "role", std::string(to_string(s.role)),
             s.role == UdtRole::automatic ? "caller or listener from the ordered pair of underlay endpoints" : nullptr);
   emit_pair(out, "channels", num(s.channels), s.channels == 0 ? "0: tuned from the RTT" : nullptr);
+  emit_pair(out, "congestion_control", std::string(to_string(s.congestion_control)));
+  emit_pair(out, "initial_window", num(s.initial_window));
   emit_pair(out, "seed", num(s.seed));
 }
 

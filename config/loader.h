@@ -64,6 +64,7 @@ std::uint16_t default_port(TransportKind kind);
 std::string_view to_string(TransportKind kind);
 std::string_view to_string(CongestionControl cc);
 std::string_view to_string(UdtRole role);
+std::string_view to_string(UdtCongestionControl cc);
 std::string_view to_string(TunOnExit on_exit);
 
 }  // namespace ncgw::config

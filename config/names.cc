@@ -50,6 +50,10 @@ std::string_view to_string(UdtRole role) {
   return "auto";
 }
 
+std::string_view to_string(UdtCongestionControl cc) {
+  return cc == UdtCongestionControl::paudt ? "paudt" : "udt4";
+}
+
 std::string_view to_string(CongestionControl cc) {
   switch (cc) {
     case CongestionControl::cubic: return "cubic";

@@ -131,9 +131,9 @@ TcpncSettings read_tcpnc(const Node& block) {
 }
 
 UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
-  static constexpr std::array<std::string_view, 8> keys{
+  static constexpr std::array<std::string_view, 10> keys{
       "mss", "flight_flag_size", "send_buffer_packets", "recv_buffer_packets", "rendezvous",
-      "role", "channels", "seed"};
+      "role", "channels", "congestion_control", "initial_window", "seed"};
   block.check_keys(keys);
   UdtSettings s;
   read_opt(block, "mss", s.mss, 76, 9000);
@@ -153,6 +153,14 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
   if (s.rendezvous) s.role = UdtRole::rendezvous;
   s.rendezvous = s.role == UdtRole::rendezvous;
   read_opt(block, "channels", s.channels, 0, 64);
+  if (const auto n = block.find("congestion_control"))
+    s.congestion_control = read_choice<UdtCongestionControl>(*n, kUdtCongestionNames);
+  read_opt(block, "initial_window", s.initial_window, 2, 8192);
+  if (s.initial_window > s.flight_flag_size) {
+    blame(block, "initial_window", "flight_flag_size")
+        .fail("initial_window " + std::to_string(s.initial_window) + " exceeds flight_flag_size (" +
+              std::to_string(s.flight_flag_size) + ")");
+  }
   read_opt(block, "seed", s.seed, 0, kMaxU64);
   return s;
 }

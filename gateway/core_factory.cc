@@ -91,6 +91,9 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
   s.conn.recv_buffer_packets = peer.udt.recv_buffer_packets;
+  s.conn.congestion_control = peer.udt.congestion_control == config::UdtCongestionControl::paudt
+                                  ? udt::CcKind::paudt : udt::CcKind::udt4;
+  s.conn.initial_window = static_cast<std::int32_t>(peer.udt.initial_window);
   s.seed = run_seed(peer.udt.seed, gw.name, peer);
   if (peer.udt.channels != 1) {
     spdlog::warn("peer {}: udt.channels {} requested, but parallel UDT channels are not implemented yet; using 1",

@@ -11,7 +11,7 @@
 #include "transports/udt/address.h"
 #include "transports/udt/arrival_window.h"
 #include "transports/udt/control_queue.h"
-#include "transports/udt/cudtcc.h"
+#include "transports/udt/rate_control.h"
 #include "transports/udt/loss_list.h"
 #include "transports/udt/packet.h"
 #include "transports/udt/receiver.h"
@@ -49,6 +49,7 @@ struct ConnStats {
   std::uint64_t drops_sent = 0, control_dropped = 0;
   std::uint32_t in_flight = 0, send_buffered = 0;
   bool slow_start = true;
+  double ssthresh = 0;           // slow-start threshold (PaUDT; 0 under CUDTCC)
 };
 
 class Connection {
@@ -166,7 +167,7 @@ class Connection {
   // sender
   SendBuffer sbuf_;
   SendLossList sloss_;
-  Cudtcc cc_;
+  RateControl cc_;
   std::int32_t isn_ = 0;
   std::int32_t snd_last_ack_ = 0;       // highest ACK number seen (light or full)
   std::int32_t snd_last_data_ack_ = 0;  // highest ACK number that released the buffer

@@ -101,6 +101,7 @@ ConnStats Connection::stats() const {
   s.in_flight = state_ == ConnState::connected ? static_cast<std::uint32_t>(seq::len(snd_last_ack_, seq::inc(snd_curr_seq_)) - 1) : 0;
   s.send_buffered = sbuf_.size();
   s.slow_start = cc_.slow_start();
+  s.ssthresh = cc_.ssthresh();
   return s;
 }
 

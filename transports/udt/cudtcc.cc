@@ -7,7 +7,7 @@
 namespace ncgw::udt {
 
 void Cudtcc::init(std::int32_t snd_curr_seq, std::int32_t max_cwnd, std::int32_t mss, std::int64_t now_us,
-                  std::uint64_t seed, int max_decreases) {
+                  std::uint64_t seed, int max_decreases, std::int32_t initial_window) {
   rng_ = transport::Rng(seed);
   max_decreases_ = max_decreases < 1 ? 1 : max_decreases;
   snd_curr_seq_ = snd_curr_seq;
@@ -21,7 +21,7 @@ void Cudtcc::init(std::int32_t snd_curr_seq, std::int32_t max_cwnd, std::int32_t
   last_dec_period_ = 1;
   avg_nak_num_ = nak_count_ = dec_count_ = 0;
   dec_random_ = 1;
-  cwnd_ = wire::kInitialCwnd;
+  cwnd_ = initial_window > 0 ? initial_window : wire::kInitialCwnd;
   period_ = wire::kInitialPeriodUs;
 }
 

@@ -12,9 +12,11 @@ namespace ncgw::udt {
 class Cudtcc {
  public:
   // Starts in slow start; `snd_curr_seq` is the last sequence number sent (ISN - 1).
-  // `max_decreases` caps the decreases per congestion epoch (the library: 5, i.e. down to 0.51x).
+  // `max_decreases` caps the decreases per congestion epoch (the library: 5, i.e. down to 0.51x);
+  // `initial_window` is the slow-start window it starts from (the library: 16).
   void init(std::int32_t snd_curr_seq, std::int32_t max_cwnd, std::int32_t mss, std::int64_t now_us,
-            std::uint64_t seed, int max_decreases = wire::kMaxDecreasesPerEpoch);
+            std::uint64_t seed, int max_decreases = wire::kMaxDecreasesPerEpoch,
+            std::int32_t initial_window = wire::kDefaultInitialWindow);
   // Latest smoothed RTT (us).
   void set_rtt(std::int32_t rtt_us) { rtt_us_ = rtt_us; }
   // Peer's smoothed packet arrival rate (packets/s).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "transports/udt/rate_control.h"
 #include "transports/udt/wire.h"
 
 namespace ncgw::udt {
@@ -25,6 +26,8 @@ struct ConnectionSettings {
   std::int64_t pacing_credit_us = 200;      // how late the driver may be before pacing drops the debt
   int max_decreases_per_epoch = wire::kMaxDecreasesPerEpoch;  // CUDTCC: 5 as the library; 1: one
                                             // decrease per congestion epoch (better on drop-tail paths)
+  CcKind congestion_control = CcKind::udt4;  // udt4: CUDTCC (interop); paudt: PaUDT's window rule
+  std::int32_t initial_window = wire::kDefaultInitialWindow;  // slow start's first window (packets)
   std::int64_t connect_timeout_us = 0;      // 0: the library's (3 s; 30 s rendezvous)
   std::int64_t peer_idle_timeout_us = 0;    // 0: the library's rule (> 16 EXPs and > 5 s silence)
 };

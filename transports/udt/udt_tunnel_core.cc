@@ -155,6 +155,7 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"dropped_not_connected", static_cast<double>(dropped_not_connected_)},
       {"dropped_buffer_full", static_cast<double>(dropped_full_)},
       {"dropped_too_big", static_cast<double>(dropped_too_big_)},
+      {"slow_start_threshold_packets", st.ssthresh},  // PaUDT only (0 under CUDTCC)
   };
 }
 

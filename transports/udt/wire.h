@@ -95,4 +95,8 @@ inline constexpr int kMaxDecreasesPerEpoch = 5;     // 0.875^5 ~ 0.51
 inline constexpr std::int32_t kInitialDeliveryRate = 16;  // m_iDeliveryRate
 inline constexpr std::int32_t kInitialBandwidth = 1;      // m_iBandwidth
 
+// --- PaUDT's window rule (paper 000 section 3, Figure 1; initial window section 5.1.3) ---
+inline constexpr int kPaudtNaksPerDecrease = 3;   // three NAKs: retransmit, halve ssthresh, cwnd = it
+inline constexpr std::int32_t kDefaultInitialWindow = 16;  // also CUDTCC's initial window
+
 }  // namespace ncgw::udt::wire

@@ -164,6 +164,62 @@ TEST(UdtSim, TwoFlowsConvergeToAFairShareWithTheTunnelSetting) { expect_fair_sha
 // pacing_credit_us of debt is paid back-to-back. Measured over 5 s of steady state on the 100 Mbit/s
 // path: no two consecutive non-pair gaps are shorter than period / 2, and 95% of the gaps are within
 // 1% of the period.
+// A named figure from a core's stats.
+double stat(const transport::Core& c, const char* name) {
+  for (const auto& e : c.stats())
+    if (e.name == name) return e.value;
+  ADD_FAILURE() << "no stat " << name;
+  return 0;
+}
+
+// PaUDT's window rule over a path whose pipe and queue hold about 24 packets (10 Mbit/s, 18 ms
+// RTT: a BDP of 15 full packets, 9 more queued): the window starts at 16, grows additively, the
+// queue overflows at 24 and three NAKs set the threshold to half the window and the window to it,
+// as paper 000's Figure 1 describes; then the saw-tooth repeats. Detection (a round trip, then
+// three NAKs) lets the window pass 24 by a few packets before the decrease (measured: 30).
+TEST(UdtSim, PaudtWindowFollowsThePapersFigureOne) {
+  Simulation s(1601);
+  for (Side side : {Side::a, Side::b}) {
+    s.link_from(side).add<sim::Bottleneck>(10e6, 28, 9);
+    s.link_from(side).add<sim::Delay>(9ms);
+  }
+  auto ta = tunnel(TunnelRole::caller, kB, s.seed_for(1));
+  auto tb = tunnel(TunnelRole::listener, kA, s.seed_for(2));
+  ta.conn.congestion_control = tb.conn.congestion_control = CcKind::paudt;
+  s.set_core(Side::a, std::make_unique<UdtTunnelCore>(ta));
+  s.set_core(Side::b, std::make_unique<UdtTunnelCore>(tb));
+  s.set_source(Side::a, std::make_unique<sim::BulkSource>(kPacket, 1));
+  const auto& core = s.core_as<UdtTunnelCore>(Side::a);
+  double first_window = 0, peak = 0, threshold_after = 0, low = 1e9, high = 0;
+  int decreases = 0;
+  double last_threshold = 0;
+  for (int ms = 0; ms < 20000; ++ms) {
+    s.run_for(1ms);
+    if (stat(core, "connected") == 0) continue;
+    const double w = stat(core, "congestion_window_packets"), t = stat(core, "slow_start_threshold_packets");
+    if (first_window == 0) first_window = w;
+    if (t < last_threshold) {
+      if (++decreases == 1) threshold_after = t;
+    }
+    if (decreases == 0) peak = std::max(peak, w);
+    if (ms > 10000) low = std::min(low, w), high = std::max(high, w);
+    last_threshold = t;
+  }
+  std::printf("[udt-sim] paudt: first window %.1f, peak before the first decrease %.2f, threshold after it %.2f, "
+              "%d decreases, window %.1f..%.1f in the last 10 s, goodput %.2f Mbit/s\n",
+              first_window, peak, threshold_after, decreases, low, high,
+              s.ep(Side::b).sink.bytes() * 8 / 20e6);
+  EXPECT_EQ(first_window, 16);
+  EXPECT_GE(peak, 22);
+  EXPECT_LE(peak, 32);
+  EXPECT_NEAR(threshold_after, peak / 2, 0.01);
+  EXPECT_GE(decreases, 3);
+  EXPECT_GE(low, 10);
+  EXPECT_LE(high, 34);
+  EXPECT_EQ(s.ep(Side::b).sink.errors(), 0u) << s.ep(Side::b).sink.first_error();
+  EXPECT_GE(s.ep(Side::b).sink.bytes() * 8 / 20e6, 5.0);
+}
+
 TEST(UdtSim, PacingGapsFollowThePeriod) {
   Simulation s(4242);
   struct Departure { TimePoint at; std::int32_t seq; double period_us; };

@@ -282,6 +282,24 @@ peers:
     udt: {channels: 65}
 )",
      "test.yaml:6:21: peers[0].udt.channels: expected an integer in 0..64, got 65"},
+    {"udt_congestion_control",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: udt
+    udt: {congestion_control: bbr}
+)",
+     "test.yaml:6:31: peers[0].udt.congestion_control: expected one of udt4, paudt, got 'bbr'"},
+    {"udt_initial_window_over_flight_flag",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: udt
+    udt: {flight_flag_size: 40, initial_window: 64}
+)",
+     "test.yaml:6:49: peers[0].udt.initial_window: initial_window 64 exceeds flight_flag_size (40)"},
     {"udt_rendezvous_bool",
      R"(gateway: {name: gw1}
 peers:

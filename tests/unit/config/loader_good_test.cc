@@ -114,7 +114,7 @@ peers:
     endpoint: 10.0.0.2
     transport: udt
     udt: {mss: 1400, flight_flag_size: 1000, send_buffer_packets: 64, recv_buffer_packets: 128,
-          rendezvous: true, channels: 0, seed: 7}
+          rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 32, seed: 7}
   - name: gw3
     endpoint: 10.0.0.3
     transport: plain
@@ -128,6 +128,8 @@ peers:
   EXPECT_EQ(u.recv_buffer_packets, 128u);
   EXPECT_TRUE(u.rendezvous);
   EXPECT_EQ(u.channels, 0u);
+  EXPECT_EQ(u.congestion_control, UdtCongestionControl::paudt);
+  EXPECT_EQ(u.initial_window, 32u);
   EXPECT_EQ(u.seed, 7u);
   EXPECT_EQ(c.peers[1].plain.session_id, 4294967295u);
 }
