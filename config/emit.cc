@@ -97,7 +97,8 @@ void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
 
 // The fields of a `udt` block.
 void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
-  emit_pair(out, "mss", num(s.mss));
+  if (s.mss_auto) emit_pair(out, "mss", std::string("auto"), "path MTU toward the peer, at most underlay_mtu");
+  else emit_pair(out, "mss", num(s.mss));
   emit_pair(out, "flight_flag_size", num(s.flight_flag_size));
   emit_pair(out, "send_buffer_packets", num(s.send_buffer_packets));
   emit_pair(out, "recv_buffer_packets", num(s.recv_buffer_packets));

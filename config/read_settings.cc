@@ -136,7 +136,18 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
       "role", "channels", "congestion_control", "initial_window", "seed"};
   block.check_keys(keys);
   UdtSettings s;
-  read_opt(block, "mss", s.mss, 76, 9000);
+  const auto mss = block.find("mss");
+  if (mss && mss->yaml().IsScalar() && mss->yaml().Scalar() == "auto") {
+    s.mss_auto = true;  // the path MTU toward the peer (at most underlay_mtu), then eq. 15
+    s.mss = underlay_mtu;
+  } else if (mss) {
+    const auto value = mss->yaml().IsScalar() ? parse_decimal(mss->yaml().Scalar()) : std::nullopt;
+    if (!value || *value < 76 || *value > 9000) {
+      mss->fail("expected 'auto' or an integer in 76..9000, got " +
+                (value ? mss->yaml().Scalar() : mss->describe()));
+    }
+    s.mss = static_cast<std::uint32_t>(*value);
+  }
   if (s.mss > underlay_mtu) {
     block.require("mss").fail("expected at most tun.underlay_mtu (" + std::to_string(underlay_mtu) +
                               "), got " + std::to_string(s.mss));

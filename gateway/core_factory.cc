@@ -6,10 +6,12 @@
 #include <algorithm>
 
 #include "config/loader.h"
+#include "gateway/route_probe.h"
 #include "gateway/udp_port.h"
 #include "gateway/udt_role.h"
 #include "transports/plain/plain_core.h"
 #include "transports/tcpnc/tcpnc_core.h"
+#include "transports/udt/mss_rule.h"
 #include "transports/udt/udt_tunnel_core.h"
 
 namespace ncgw::gateway {
@@ -75,6 +77,17 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
 }
 
+// `udt.mss: auto`: paper 000's most suitable MSS at connection set-up, the smaller of eq. 15 and
+// the path MTU. Before any measurement of the path's bit error rate eq. 15 sets no limit, so this
+// is the path MTU the kernel holds toward the peer (at most tun.underlay_mtu).
+std::uint32_t auto_udt_mss(const config::GatewayConfig& gw, const config::Peer& peer, const UnderlayEndpoint& to) {
+  const std::uint32_t mtu = std::min(gw.tun.underlay_mtu, route_mtu(to).value_or(gw.tun.underlay_mtu));
+  const udt::MssRuleInputs unmeasured{};  // P_b unknown (0): eq. 15 is unbounded
+  const std::uint32_t mss = udt::suitable_mss(unmeasured, mtu, udt::wire::kMinMss);
+  spdlog::debug("peer {}: udt.mss auto: {} (path MTU toward {})", peer.name, mss, to.to_string());
+  return mss;
+}
+
 std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer) {
   const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
   udt::UdtTunnelSettings s = udt::default_tunnel_settings();
@@ -86,7 +99,7 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
   peer_endpoint.v6 = host.v6;
   peer_endpoint.port = s.peer.port;
   s.role = udt_role_for(gw, peer, peer_endpoint);
-  s.conn.mss = peer.udt.mss;
+  s.conn.mss = peer.udt.mss_auto ? auto_udt_mss(gw, peer, peer_endpoint) : peer.udt.mss;
   s.conn.ip_udp_overhead = host.v6 ? udt::wire::kIpv6UdpOverhead : udt::wire::kIpUdpOverhead;
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;

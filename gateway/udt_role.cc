@@ -1,13 +1,12 @@
 #include "gateway/udt_role.h"
 
 #include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <spdlog/spdlog.h>
+
+#include "gateway/route_probe.h"
 
 namespace ncgw::gateway {
 namespace {
@@ -25,42 +24,6 @@ std::optional<UnderlayEndpoint> parse_endpoint(const std::string& ip, std::uint1
   e.v6 = true;
   if (inet_pton(AF_INET6, ip.c_str(), e.bytes.data()) == 1) return e;
   return std::nullopt;
-}
-
-// The source address the kernel picks toward `peer` (connect() on a UDP socket sends nothing).
-std::optional<UnderlayEndpoint> routed_source(const UnderlayEndpoint& peer, std::uint16_t port) {
-  const int fd = ::socket(peer.v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return std::nullopt;
-  sockaddr_storage ss{};
-  socklen_t len = 0;
-  if (peer.v6) {
-    auto* a = reinterpret_cast<sockaddr_in6*>(&ss);
-    a->sin6_family = AF_INET6;
-    a->sin6_port = htons(peer.port);
-    std::memcpy(&a->sin6_addr, peer.bytes.data(), 16);
-    len = sizeof(*a);
-  } else {
-    auto* a = reinterpret_cast<sockaddr_in*>(&ss);
-    a->sin_family = AF_INET;
-    a->sin_port = htons(peer.port);
-    std::memcpy(&a->sin_addr, peer.bytes.data(), 4);
-    len = sizeof(*a);
-  }
-  std::optional<UnderlayEndpoint> out;
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&ss), len) == 0) {
-    sockaddr_storage me{};
-    socklen_t me_len = sizeof(me);
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&me), &me_len) == 0) {
-      UnderlayEndpoint e;
-      e.v6 = peer.v6;
-      e.port = port;
-      if (peer.v6) std::memcpy(e.bytes.data(), &reinterpret_cast<sockaddr_in6*>(&me)->sin6_addr, 16);
-      else std::memcpy(e.bytes.data(), &reinterpret_cast<sockaddr_in*>(&me)->sin_addr, 4);
-      out = e;
-    }
-  }
-  ::close(fd);
-  return out;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "transports/udt/udt_tunnel_core.h"
 
+#include "transports/udt/mss_rule.h"
+
 namespace ncgw::udt {
 
 using transport::SendResult;
@@ -131,6 +133,16 @@ std::size_t UdtTunnelCore::max_payload() const {
   return s_.conn.mss - s_.conn.ip_udp_overhead - wire::kHeaderSize;
 }
 
+double UdtTunnelCore::mss_rule_bytes(const ConnStats& st) const {
+  // Paper 000's eq. 15 from what this connection measured (RTT, delivery rate, loss reported by
+  // NAKs), capped by the MSS in use: the MSS it would advise for the next connection.
+  const double header = s_.conn.ip_udp_overhead + wire::kHeaderSize;
+  const double loss = st.sent > 0 ? static_cast<double>(st.snd_loss) / static_cast<double>(st.sent) : 0.0;
+  const MssRuleInputs in{header, st.rtt_us / 2e6, st.delivery_rate_pps * static_cast<double>(max_payload()),
+                         bit_error_rate(std::min(loss, 0.5), s_.conn.mss)};
+  return suitable_mss(in, s_.conn.mss, wire::kMinMss);
+}
+
 std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
   const Connection* c = connection();
   const ConnStats st = c ? c->stats() : ConnStats{};
@@ -156,6 +168,8 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"dropped_buffer_full", static_cast<double>(dropped_full_)},
       {"dropped_too_big", static_cast<double>(dropped_too_big_)},
       {"slow_start_threshold_packets", st.ssthresh},  // PaUDT only (0 under CUDTCC)
+      {"mss_bytes", static_cast<double>(s_.conn.mss)},
+      {"mss_rule_bytes", mss_rule_bytes(st)},
   };
 }
 

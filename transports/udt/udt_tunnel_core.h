@@ -47,6 +47,8 @@ class UdtTunnelCore final : public transport::Core {
   std::uint64_t sessions() const { return sessions_; }
 
  private:
+  // Paper 000 eq. 15 from the connection's measurements, capped by the MSS in use.
+  double mss_rule_bytes(const ConnStats& st) const;
   void maintain(transport::TimePoint now);
   void start_connection(transport::TimePoint now);
   void drop_current();

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # netns test: full-size packets through every transport over an IPv6 underlay. For plain, tcpnc
 # and udt in turn, two real ncgw daemons are joined by an IPv6-only link (fd77::/64); their TUN MTU
-# is `auto` (underlay 1500 minus the IPv6, UDP and transport headers). h1 pings h2 through the
+# is `auto` (underlay 1500 minus the IPv6, UDP and transport headers). A last pass runs udt with
+# `mss: auto` over a route whose MTU is 1400: the MSS and the TUN MTU follow the route. h1 pings h2 through the
 # tunnel with IPv4 and with IPv6 packets of exactly the TUN MTU, Don't Fragment set: every reply must
 # come back, and no gateway may count a UDP send error (an oversize datagram would fail with
 # EMSGSIZE: IP_PMTUDISC_DO). One size more must be refused at gw1 (ICMP fragmentation needed).
@@ -16,9 +17,10 @@ source "$HERE/lib/netns.sh"
 source "$HERE/lib/ncgw.sh"
 trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
 
-# Writes gateway $1's config for transport $2.
+# Writes gateway $1's config for transport $2 (`udt-auto`: udt with `mss: auto`).
 write_config() {
-  local me=$1 transport=$2 peer endpoint tun4 tun6 remote4 remote6
+  local me=$1 transport=$2 peer endpoint tun4 tun6 remote4 remote6 settings=""
+  if [ "$transport" = udt-auto ]; then transport=udt; settings=", udt: {mss: auto}"; fi
   if [ "$me" = gw1 ]; then
     peer=gw2; endpoint=fd77::2; tun4=10.99.0.1/30; tun6=fd99::1/64; remote4=10.2.0.0/24; remote6=fd02::/64
   else
@@ -29,7 +31,7 @@ gateway: {name: ${NS_PREFIX}-$me}
 tun: {name: ncgw0, addresses: [$tun4, "$tun6"]}
 listen: {address: "::"}
 peers:
-  - {name: ${NS_PREFIX}-$peer, endpoint: "$endpoint", transport: $transport}
+  - {name: ${NS_PREFIX}-$peer, endpoint: "$endpoint", transport: $transport$settings}
 routes:
   - {prefix: $remote4, via: ${NS_PREFIX}-$peer}
   - {prefix: "$remote6", via: ${NS_PREFIX}-$peer}
@@ -55,8 +57,15 @@ for g in gw1 gw2; do
   nsx $g sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
 done
 
-for transport in plain tcpnc udt; do
+for transport in plain tcpnc udt udt-auto; do
   echo "== $transport over IPv6"
+  expected=""
+  if [ "$transport" = udt-auto ]; then
+    # `udt.mss: auto` takes the path MTU the kernel holds toward the peer: a route MTU of 1400 on
+    # the underlay makes the MSS 1400 and the TUN MTU 1400 - 48 (IPv6 + UDP) - 16 (UDT) = 1336.
+    for g in gw1 gw2; do nsx $g ip -6 route replace fd77::/64 dev wan0 proto kernel metric 256 mtu 1400; done
+    expected=1336
+  fi
   # The previous transport's "one byte over" probe left a learnt path MTU on h1: forget it.
   nsx h1 ip route flush cache
   nsx h1 ip -6 route flush cache
@@ -66,6 +75,7 @@ for transport in plain tcpnc udt; do
   start_gateway gw2
   mtu=$(gw_status gw1 | json_get 'd["tun"]["mtu"]')
   echo "TUN MTU $mtu"
+  [ -z "$expected" ] || [ "$mtu" = "$expected" ] || fail "$transport: TUN MTU $mtu, expected $expected"
   WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "$transport: no IPv4 reply through the tunnel"
   nsx h1 ping -c 3 -W 2 -M do -s $((mtu - 28)) 10.2.0.2 > /dev/null ||
     fail "$transport: IPv4 packets of $mtu bytes (the TUN MTU) did not get through"

@@ -272,7 +272,7 @@ peers:
     transport: udt
     udt: {mss: 60}
 )",
-     "test.yaml:6:16: peers[0].udt.mss: expected an integer in 76..9000, got 60"},
+     "test.yaml:6:16: peers[0].udt.mss: expected 'auto' or an integer in 76..9000, got 60"},
     {"udt_channels",
      R"(gateway: {name: gw1}
 peers:
