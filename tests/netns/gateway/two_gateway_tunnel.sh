@@ -7,7 +7,7 @@
 # restarting gw2 restores the path under a running iperf3, and what is sent into the outage is
 # counted (plain: tx_while_peer_silent).
 # QUICK=1 stops after the ping and iperf3 checks; PEER_NAMES=crossed makes each gateway name its
-# peer "far-end" (lib/two_gateways.sh).
+# peer "far-end" (lib/two_gateways.sh); TRANSPORT_SETTINGS is the transport's settings block.
 # Usage: two_gateway_tunnel.sh /path/to/ncgw
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -37,6 +37,12 @@ gbps=$(json_get 'round(d["end"]["sum_received"]["bits_per_second"]/1e9,3)' < "$W
 echo "tunnel goodput: $gbps Gbit/s"
 /usr/bin/python3 -c "import sys; sys.exit(0 if float('$gbps') > 0.01 else 1)" || fail "goodput $gbps too low"
 
+if [[ "${TRANSPORT_SETTINGS:-}" == *paudt* ]]; then
+  # PaUDT's window rule is the one running: it has a slow-start threshold (CUDTCC has none).
+  ssthresh=$(gw_status gw1 | json_get 'd["peers"][0]["core"]["slow_start_threshold_packets"]')
+  echo "gw1 UDT congestion control paudt: slow-start threshold $ssthresh packets"
+  /usr/bin/python3 -c "import sys; sys.exit(0 if float('$ssthresh') >= 2 else 1)" || fail "paudt not running"
+fi
 if [ "${QUICK:-0}" = 1 ]; then echo "PASS (ping and iperf3 only)"; exit 0; fi
 check_forged_datagrams
 check_malformed_from_peer

@@ -7,6 +7,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/ncgw.sh"
 
 # Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml. With PEER_NAMES=crossed each
 # gateway calls the other "far-end" instead of by its name (users name peers as they like).
+# TRANSPORT_SETTINGS (a YAML flow mapping) becomes the peer's settings block for $TRANSPORT.
 write_gateway_config() {
   local me="$1" peer local_net remote_net tun_addr endpoint peer_name
   if [ "$me" = gw1 ]; then
@@ -26,7 +27,8 @@ peers:
   - name: $peer_name
     endpoint: $endpoint
     transport: $TRANSPORT
-routes:
+${TRANSPORT_SETTINGS:+    $TRANSPORT: $TRANSPORT_SETTINGS
+}routes:
   - {prefix: $remote_net, via: $peer_name}
 logging:
   level: info
