@@ -58,8 +58,9 @@ enum class UdtRole { automatic, caller, listener, rendezvous };
 enum class UdtCongestionControl { udt4, paudt };
 
 struct UdtSettings {
-  std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay
-  bool mss_auto = false;                     // mss: auto (path MTU toward the peer, then eq. 15)
+  std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay (fixed; an
+                                             // upper bound of tun.underlay_mtu when mss_auto)
+  bool mss_auto = true;                      // mss: auto (path MTU toward the peer, then eq. 15)
   std::uint32_t flight_flag_size = 25600;    // max packets in flight (UDT_FC)
   std::uint32_t send_buffer_packets = 8192;
   std::uint32_t recv_buffer_packets = 8192;

@@ -140,7 +140,10 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
   if (mss && mss->yaml().IsScalar() && mss->yaml().Scalar() == "auto") {
     s.mss_auto = true;  // the path MTU toward the peer (at most underlay_mtu), then eq. 15
     s.mss = underlay_mtu;
-  } else if (mss) {
+  } else if (!mss) {
+    s.mss = std::min(s.mss, underlay_mtu);  // the default is auto: never above the underlay
+  } else {
+    s.mss_auto = false;
     const auto value = mss->yaml().IsScalar() ? parse_decimal(mss->yaml().Scalar()) : std::nullopt;
     if (!value || *value < 76 || *value > 9000) {
       mss->fail("expected 'auto' or an integer in 76..9000, got " +

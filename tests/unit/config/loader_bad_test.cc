@@ -388,13 +388,6 @@ routes:
 [a, b]: 1
 )",
      "test.yaml:2:1: expected a key name, got a sequence"},
-    {"udt_default_mss_over_underlay",
-     R"(gateway: {name: gw1}
-tun: {underlay_mtu: 1400}
-peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: udt}
-)",
-     "test.yaml:4:48: peers[0].transport: the default udt.mss (1500) exceeds tun.underlay_mtu (1400); set udt.mss"},
     {"sending_buffer_below_cwnd",
      R"(gateway: {name: gw1}
 peers:

@@ -134,6 +134,20 @@ peers:
   EXPECT_EQ(c.peers[1].plain.session_id, 4294967295u);
 }
 
+TEST(config_good, UdtMssIsAutoByDefaultAndNeverAboveTheUnderlay) {
+  const GatewayConfig c = load_ok(R"(
+gateway: {name: gw1}
+tun: {underlay_mtu: 1400}
+peers:
+  - {name: gw2, endpoint: 10.0.0.2, transport: udt}
+  - {name: gw3, endpoint: 10.0.0.3, transport: udt, udt: {mss: 1200}}
+)");
+  EXPECT_TRUE(c.peers[0].udt.mss_auto);
+  EXPECT_EQ(c.peers[0].udt.mss, 1400u);   // bound for auto: the path MTU is read at start
+  EXPECT_FALSE(c.peers[1].udt.mss_auto);
+  EXPECT_EQ(c.peers[1].udt.mss, 1200u);
+}
+
 TEST(config_good, TunListenRoutesAndLogging) {
   const GatewayConfig c = load_ok(R"(
 gateway: {name: gw-1_a, control_socket: /tmp/gw.sock}
