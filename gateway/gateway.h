@@ -60,6 +60,8 @@ class Gateway {
   void on_tun_readable();
   void on_port_readable(UdpPort& port);
   void route_tun_packet(std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // Counts a failed TUN read and logs it with exponential backoff.
+  void count_tun_read_error(int error);
   PeerRuntime* find_peer(const UdpPort& port, const SocketAddress& from);
   void service_dirty_peers(transport::TimePoint t);
   void service_peer(PeerRuntime& peer, transport::TimePoint t);
