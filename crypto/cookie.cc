@@ -44,8 +44,9 @@ bool Cookies::mac1_valid(Bytes m) const {
 
 bool Cookies::mac2_valid(Bytes m, transport::TimePoint now) const {
   if (m.size() < 2 * wire::kMacSize || !secret_born_ || now - *secret_born_ >= kCookieLifetime) return false;
-  const Mac cookie = mac(secret_, source_);
-  const Mac want = mac(cookie, m.first(mac2_at(m)));
+  static constexpr Mac kNone{};
+  if (equal(kNone, m.subspan(mac2_at(m), wire::kMacSize))) return false;   // sent without a cookie
+  const Mac want = mac(cookie_, m.first(mac2_at(m)));
   return equal(want, m.subspan(mac2_at(m), wire::kMacSize));
 }
 
@@ -53,8 +54,9 @@ Mac Cookies::cookie_for_source(transport::TimePoint now, const Key& fresh_secret
   if (!secret_born_ || now - *secret_born_ >= kCookieLifetime) {
     secret_ = fresh_secret;
     secret_born_ = now;
+    cookie_ = mac(secret_, source_);   // one peer address: one cookie per secret
   }
-  return mac(secret_, source_);
+  return cookie_;
 }
 
 void Cookies::write_reply(Bytes m, std::uint32_t receiver, transport::TimePoint now, const std::uint8_t* nonce,

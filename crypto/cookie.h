@@ -49,6 +49,7 @@ class Cookies {
   Key reply_key_;                           // seals cookie replies both ways
   std::vector<std::uint8_t> source_;
   Key secret_{};                            // our cookie secret
+  Mac cookie_{};                            // MAC(secret_, source_)
   std::optional<transport::TimePoint> secret_born_;
   Mac received_cookie_{};                   // the peer's cookie for us
   std::optional<transport::TimePoint> received_at_;

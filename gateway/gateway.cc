@@ -12,7 +12,9 @@
 #include "gateway/control_server.h"
 #include "gateway/core_factory.h"
 #include "gateway/ip_packet.h"
+#include "crypto/secure_core.h"
 #include "gateway/peer_keys.h"
+#include "gateway/security_log.h"
 #include "gateway/status_json.h"
 
 namespace ncgw::gateway {
@@ -124,6 +126,24 @@ void Gateway::start() {
   const TimePoint t = now();
   for (auto& p : peers_) service_peer(p, t);
   arm_silence_check();
+  arm_security_log();
+}
+
+// How often handshake failures are logged (at most one line per peer and reason each time).
+constexpr auto kSecurityLogInterval = std::chrono::seconds(5);
+
+void Gateway::arm_security_log() {
+  security_timer_ = std::make_unique<asio::steady_timer>(io_, kSecurityLogInterval);
+  security_timer_->async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    const TimePoint t = now();
+    for (auto& p : peers_) {
+      const auto* secure = dynamic_cast<const crypto::SecureCore*>(p.core.get());
+      if (!secure) continue;
+      log_security_events(p.cfg->name, secure->session().counters(), p.last_security, secure->session().can_send(t));
+    }
+    arm_security_log();
+  });
 }
 
 // How long a peer may stay silent after start before the gateway warns about it (once).
@@ -337,6 +357,7 @@ void Gateway::stop() {
   stopped_ = true;
   for (auto& p : peers_) p.timer->cancel();
   if (silence_timer_) silence_timer_->cancel();
+  if (security_timer_) security_timer_->cancel();
   if (tun_stream_) tun_stream_->close();
   for (auto& w : port_waiters_) w->close();
   if (control_) control_->stop();
