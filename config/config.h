@@ -73,6 +73,9 @@ struct UdtSettings {
   friend bool operator==(const UdtSettings&, const UdtSettings&) = default;
 };
 
+// Whether a peer's datagrams travel inside the secure layer (docs/security.md).
+enum class Security { aead, none };
+
 // A remote gateway and how to reach it.
 struct Peer {
   std::string name;
@@ -83,6 +86,10 @@ struct Peer {
   PlainSettings plain;
   TcpncSettings tcpnc;
   UdtSettings udt;
+  Security security = Security::aead;       // `none` must be written: plaintext, unauthenticated
+  std::string public_key;                    // the peer's X25519 public key, base64 (aead only)
+  std::string preshared_key_file;            // optional: base64 pre-shared key, mixed into handshakes
+  std::uint32_t rekey_after_s = 120;         // session keys rotate this often (tests shorten it)
   friend bool operator==(const Peer&, const Peer&) = default;
 };
 
@@ -123,6 +130,7 @@ struct LoggingConfig {
 struct GatewayConfig {
   std::string name;                          // required
   std::string control_socket;                // empty: /run/ncgw/<name>.sock (filled in by the loader)
+  std::string private_key_file;              // base64 X25519 private key; needed by aead peers
   std::vector<std::string> internal_interfaces;  // empty: routes in the main table (any interface)
   std::uint32_t route_table = 5100;          // policy table of the routes when interfaces are given
   std::uint32_t rule_priority = 5100;        // priority of the FIB rules that select that table

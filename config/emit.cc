@@ -30,6 +30,7 @@ void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   out << YAML::Key << "gateway" << YAML::Value << YAML::BeginMap;
   emit_pair(out, "name", c.name);
   emit_pair(out, "control_socket", c.control_socket.empty() ? "/run/ncgw/" + c.name + ".sock" : c.control_socket);
+  if (!c.private_key_file.empty()) emit_pair(out, "private_key_file", c.private_key_file);
   out << YAML::Key << "internal_interfaces" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const std::string& name : c.internal_interfaces) out << name;
   out << YAML::EndSeq;
@@ -118,6 +119,13 @@ void emit_peer(YAML::Emitter& out, const Peer& p) {
   const std::uint16_t port = p.endpoint_port != 0 ? p.endpoint_port : default_port(p.transport);
   emit_pair(out, "endpoint", host ? detail::format_endpoint(*host, port) : p.endpoint_host);
   emit_pair(out, "transport", std::string(to_string(p.transport)));
+  emit_pair(out, "security", std::string(to_string(p.security)),
+            p.security == Security::none ? "plaintext: neither encrypted nor authenticated" : nullptr);
+  if (p.security == Security::aead) {
+    emit_pair(out, "public_key", p.public_key);
+    if (!p.preshared_key_file.empty()) emit_pair(out, "preshared_key_file", p.preshared_key_file);
+    emit_pair(out, "rekey_after_s", num(p.rekey_after_s));
+  }
   out << YAML::Key << std::string(to_string(p.transport)) << YAML::Value << YAML::BeginMap;
   switch (p.transport) {
     case TransportKind::plain:

@@ -63,6 +63,8 @@ std::string_view to_string(CongestionControl cc) {
   return "newreno";
 }
 
+std::string_view to_string(Security security) { return security == Security::none ? "none" : "aead"; }
+
 std::string_view to_string(TunOnExit on_exit) {
   return on_exit == TunOnExit::keep ? "keep" : "remove";
 }

@@ -62,8 +62,8 @@ bool valid_interface_name(std::string_view name) {
 }
 
 void read_gateway(const Node& node, GatewayConfig& out) {
-  static constexpr std::array<std::string_view, 5> keys{"name", "control_socket", "internal_interfaces",
-                                                        "route_table", "rule_priority"};
+  static constexpr std::array<std::string_view, 6> keys{"name", "control_socket", "internal_interfaces",
+                                                        "route_table", "rule_priority", "private_key_file"};
   node.check_keys(keys);
   const Node name = node.require("name");
   out.name = read_string(name);
@@ -77,6 +77,10 @@ void read_gateway(const Node& node, GatewayConfig& out) {
         out.control_socket.size() > kMaxSocketPath) {
       socket->fail("expected an absolute path of at most 107 bytes, got " + socket->describe());
     }
+  }
+  if (const auto key = node.find("private_key_file")) {
+    out.private_key_file = read_string(*key);
+    if (out.private_key_file.empty()) key->fail("expected a file path, got " + key->describe());
   }
   if (const auto n = node.find("internal_interfaces")) out.internal_interfaces = read_internal_interfaces(*n);
   if (const auto n = node.find("route_table")) out.route_table = read_route_table(*n);

@@ -50,10 +50,43 @@ void read_settings(const Node& peer_node, TransportKind kind, const GatewayConfi
   }
 }
 
+// True for the 44-character standard base64 text of 32 bytes (as `ncgw genkey` writes it).
+bool key_text(std::string_view t) {
+  if (t.size() != 44 || t.back() != '=') return false;
+  for (std::size_t i = 0; i < 43; ++i) {
+    const char c = t[i];
+    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// The security keys of a peer: `security: none`, or a public key and the gateway's
+// private key file, an optional pre-shared key file and the rekey interval.
+void read_security(const Node& node, const GatewayConfig& config, Peer& peer) {
+  if (const auto sec = node.find("security")) peer.security = read_choice<Security>(*sec, kSecurityNames);
+  if (peer.security == Security::none) {
+    for (const char* key : {"public_key", "preshared_key_file", "rekey_after_s"}) {
+      if (const auto n = node.find(key)) n->fail(std::string(key) + " has no effect with security: none");
+    }
+    return;   // check-config and the daemon warn about every such peer
+  }
+  const auto pub = node.find("public_key");
+  if (!pub) node.fail("missing key 'public_key' (the peer's `ncgw pubkey`), or write `security: none` for a plaintext peer");
+  peer.public_key = read_string(*pub);
+  if (!key_text(peer.public_key)) pub->fail("expected a base64 key of 44 characters (ncgw pubkey), got " + pub->describe());
+  if (config.private_key_file.empty()) {
+    pub->fail("a peer with a public_key needs gateway.private_key_file (ncgw genkey > FILE)");
+  }
+  if (const auto n = node.find("preshared_key_file")) peer.preshared_key_file = read_string(*n);
+  if (const auto n = node.find("rekey_after_s")) peer.rekey_after_s = read_uint_as<std::uint32_t>(*n, 1, 120);
+}
+
 // One element of `peers`.
 Peer read_peer(const Node& node, const GatewayConfig& config) {
-  static constexpr std::array<std::string_view, 6> keys{"name", "endpoint", "transport",
-                                                        "plain", "tcpnc", "udt"};
+  static constexpr std::array<std::string_view, 10> keys{"name", "endpoint", "transport", "plain", "tcpnc", "udt",
+                                                         "security", "public_key", "preshared_key_file",
+                                                         "rekey_after_s"};
   node.check_keys(keys);
   Peer peer;
   const Node name = node.require("name");
@@ -66,6 +99,7 @@ Peer read_peer(const Node& node, const GatewayConfig& config) {
   peer.transport = read_choice<TransportKind>(node.require("transport"), kTransportNames);
   read_endpoint(endpoint, config.listen, peer);
   for (const auto& [word, kind] : kTransportNames) read_settings(node, kind, config, peer);
+  read_security(node, config, peer);
   if (peer.transport == TransportKind::udt && peer.udt.mss_auto) {
     peer.udt.mss = std::min(peer.udt.mss, config.tun.underlay_mtu);  // also without a udt block
   } else if (peer.transport == TransportKind::udt && peer.udt.mss > config.tun.underlay_mtu) {

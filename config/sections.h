@@ -45,6 +45,8 @@ inline constexpr std::array<std::pair<std::string_view, UdtCongestionControl>, 2
     {"udt4", UdtCongestionControl::udt4}, {"paudt", UdtCongestionControl::paudt}}};
 inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 3> kCongestionNames{{
     {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}, {"bbr", CongestionControl::bbr}}};
+inline constexpr std::array<std::pair<std::string_view, Security>, 2> kSecurityNames{{
+    {"aead", Security::aead}, {"none", Security::none}}};
 inline constexpr std::array<std::pair<std::string_view, TunOnExit>, 2> kOnExitNames{{
     {"remove", TunOnExit::remove}, {"keep", TunOnExit::keep}}};
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kLogLevels{{

@@ -9,7 +9,9 @@
 #include <iostream>
 
 #include "config/loader.h"
+#include "crypto/keys.h"
 #include "gateway/control_server.h"
+#include "gateway/secure_random.h"
 #include "gateway/core_factory.h"
 #include "gateway/run_daemon.h"
 #include "gateway/status_json.h"
@@ -47,9 +49,42 @@ std::string normalised_yaml(const config::GatewayConfig& cfg) {
   return text;
 }
 
+// One warning line on stderr for every peer whose datagrams travel in clear.
+void warn_plaintext_peers(const config::GatewayConfig& cfg) {
+  for (const auto& p : cfg.peers) {
+    if (p.security != config::Security::none) continue;
+    std::cerr << "ncgw: warning: peer " << p.name << ": security: none: its datagrams are neither encrypted nor "
+              << "authenticated; anyone who can send from " << p.endpoint_host << " reaches the tunnel\n";
+  }
+}
+
+// `ncgw genkey`: a fresh X25519 private key, base64, on stdout.
+int cmd_genkey() {
+  crypto::Key random;
+  secure_random(random);
+  std::cout << crypto::to_base64(crypto::private_from_random(random)) << "\n";
+  crypto::wipe(random);
+  return kExitOk;
+}
+
+// `ncgw pubkey`: the public key of the base64 private key on stdin.
+int cmd_pubkey() {
+  std::string line;
+  std::getline(std::cin, line);
+  const auto key = crypto::from_base64(line);
+  crypto::wipe({reinterpret_cast<std::uint8_t*>(line.data()), line.size()});
+  if (!key) {
+    std::cerr << "ncgw pubkey: expected a base64 private key (ncgw genkey) on stdin\n";
+    return kExitConfig;
+  }
+  std::cout << crypto::to_base64(crypto::x25519_public(*key)) << "\n";
+  return kExitOk;
+}
+
 int cmd_check_config(const std::string& path) {
   auto cfg = load_or_report(path);
   if (!cfg) return kExitConfig;
+  warn_plaintext_peers(*cfg);
   try {
     std::cout << normalised_yaml(*cfg);
   } catch (const TransportUnavailable& e) {
@@ -122,6 +157,9 @@ int run_cli(int argc, char** argv) {
   status->add_option("--name", name, "Gateway name (socket /run/ncgw/NAME.sock)");
   status->add_flag("--json", as_json, "Print the raw JSON document");
 
+  auto* genkey = app.add_subcommand("genkey", "Print a new private key (base64); keep it in a file of mode 600");
+  auto* pubkey = app.add_subcommand("pubkey", "Read a private key on stdin, print its public key (base64)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -130,6 +168,8 @@ int run_cli(int argc, char** argv) {
   }
   if (*run) return cmd_run(run_config);
   if (*check) return cmd_check_config(check_file);
+  if (*genkey) return cmd_genkey();
+  if (*pubkey) return cmd_pubkey();
   return cmd_status(socket, name, as_json);
 }
 

@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "config/loader.h"
+#include "crypto/secure_core.h"
 #include "gateway/route_probe.h"
+#include "gateway/secure_random.h"
 #include "gateway/udp_port.h"
 #include "gateway/udt_role.h"
 #include "transports/plain/plain_core.h"
@@ -35,19 +37,52 @@ std::uint32_t fnv1a(const std::string& text) {
 // The seed a core runs with: the configured seed mixed with the gateway's name and 64 bits from
 // the kernel, so a restarted gateway gets new session and socket ids (peers detect the restart).
 // It is logged so a run can be replayed.
+// It is logged at debug level only (session ids derive from it).
 std::uint64_t run_seed(std::uint64_t configured, const std::string& local, const config::Peer& peer) {
   std::uint64_t fresh = 0;
-  if (getrandom(&fresh, sizeof fresh, 0) != sizeof fresh) fresh = 0;
+  secure_random({reinterpret_cast<std::uint8_t*>(&fresh), sizeof fresh});
   const std::uint64_t seed = configured ^ (std::uint64_t{fnv1a(local)} << 32) ^ fresh;
-  spdlog::info("peer {}: {} seed {} (configured {})", peer.name, config::to_string(peer.transport), seed,
-               configured);
+  spdlog::debug("peer {}: {} seed {} (configured {})", peer.name, config::to_string(peer.transport), seed,
+                configured);
   return seed;
+}
+
+// Bytes of the record a secured peer's datagrams travel in (0 for `security: none`).
+std::size_t record_overhead(const config::Peer& peer) {
+  return peer.security == config::Security::aead ? crypto::wire::kRecordOverhead : 0;
+}
+
+// Wall clock minus core time (the gateway's core time starts near zero at construction).
+std::int64_t wall_offset_ns() {
+  timespec rt{};
+  clock_gettime(CLOCK_REALTIME, &rt);
+  return std::int64_t{rt.tv_sec} * 1'000'000'000 + rt.tv_nsec;
+}
+
+// `inner` wrapped in the secure layer with `keys` (placeholders when null).
+std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> inner, const config::Peer& peer,
+                                             const PeerKeys* keys) {
+  crypto::SessionSettings s;
+  const PeerKeys placeholder{};
+  const PeerKeys& k = keys ? *keys : placeholder;
+  s.local_private = k.local_private;
+  s.remote_public = k.remote_public;
+  s.psk = k.psk;
+  const auto host = *config::parse_ip(peer.endpoint_host);
+  s.peer_address.assign(host.bytes.begin(), host.bytes.end());
+  s.peer_address.push_back(static_cast<std::uint8_t>(peer.endpoint_port >> 8));
+  s.peer_address.push_back(static_cast<std::uint8_t>(peer.endpoint_port & 0xff));
+  s.rekey_after = std::chrono::seconds(peer.rekey_after_s);
+  s.reject_after = s.rekey_after + std::chrono::seconds(60);
+  s.wall_offset_ns = wall_offset_ns();
+  s.random = [](crypto::MutBytes out) { secure_random(out); };
+  return std::make_unique<crypto::SecureCore>(std::move(inner), std::move(s));
 }
 
 std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, const config::Peer& peer) {
   plain::PlainCoreSettings s;
   s.session_id = plain_session_id(gw.name, peer);
-  s.max_datagram = underlay_max_datagram(gw, peer);
+  s.max_datagram = underlay_max_datagram(gw, peer) - record_overhead(peer);
   return std::make_unique<plain::PlainCore>(s);
 }
 
@@ -73,7 +108,7 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   s.keepalive_ms = c.keepalive_ms;
   s.dead_peer_ms = c.dead_peer_ms;
   s.seed = c.seed;
-  s.max_datagram_bytes = static_cast<std::uint32_t>(underlay_max_datagram(gw, peer));
+  s.max_datagram_bytes = static_cast<std::uint32_t>(underlay_max_datagram(gw, peer) - record_overhead(peer));
   return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
 }
 
@@ -100,7 +135,8 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
   peer_endpoint.port = s.peer.port;
   s.role = udt_role_for(gw, peer, peer_endpoint);
   s.conn.mss = peer.udt.mss_auto ? auto_udt_mss(gw, peer, peer_endpoint) : peer.udt.mss;
-  s.conn.ip_udp_overhead = host.v6 ? udt::wire::kIpv6UdpOverhead : udt::wire::kIpUdpOverhead;
+  s.conn.ip_udp_overhead = static_cast<std::uint32_t>(
+      (host.v6 ? udt::wire::kIpv6UdpOverhead : udt::wire::kIpUdpOverhead) + record_overhead(peer));
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
   s.conn.recv_buffer_packets = peer.udt.recv_buffer_packets;
@@ -142,13 +178,21 @@ std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw) {
   return static_cast<std::uint32_t>(limit);
 }
 
-std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer) {
+// The bare transport core of `peer`.
+static std::unique_ptr<transport::Core> make_transport(const config::GatewayConfig& gw, const config::Peer& peer) {
   switch (peer.transport) {
     case config::TransportKind::plain: return make_plain(gw, peer);
     case config::TransportKind::tcpnc: return make_tcpnc(gw, peer);
     case config::TransportKind::udt: return make_udt(gw, peer);
   }
   throw TransportUnavailable("peer '" + peer.name + "': unknown transport");
+}
+
+std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer,
+                                           const PeerKeys* keys) {
+  auto core = make_transport(gw, peer);
+  if (peer.security == config::Security::none) return core;
+  return make_secure(std::move(core), peer, keys);
 }
 
 }  // namespace ncgw::gateway

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "config/config.h"
+#include "gateway/peer_keys.h"
 #include "transports/common/core.h"
 
 namespace ncgw::gateway {
@@ -26,7 +27,10 @@ std::uint32_t plain_session_id(const std::string& local_name, const config::Peer
 // unfragmented (underlay MTU minus every header the tunnel adds); throws TransportUnavailable.
 std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw);
 
-// The core for `peer` of gateway `gw`; throws TransportUnavailable.
-std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer);
+// The core for `peer` of gateway `gw`; throws TransportUnavailable. A secured peer's transport
+// core is wrapped in crypto::SecureCore and built for datagrams the record overhead smaller;
+// `keys` are its keys (null: placeholder keys, for sizing and check-config).
+std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer,
+                                           const PeerKeys* keys = nullptr);
 
 }  // namespace ncgw::gateway

@@ -5,12 +5,16 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 
 #include "config/loader.h"
 #include "gateway/control_server.h"
 #include "gateway/core_factory.h"
 #include "gateway/ip_packet.h"
+#include "crypto/secure_core.h"
+#include "gateway/peer_keys.h"
+#include "gateway/security_log.h"
 #include "gateway/status_json.h"
 
 namespace ncgw::gateway {
@@ -42,11 +46,21 @@ TimePoint Gateway::now() const {
 
 void Gateway::build_cores() {
   peers_.reserve(cfg_.peers.size());
-  for (const auto& p : cfg_.peers) {
+  auto keys = load_peer_keys(cfg_);
+  for (std::size_t i = 0; i < cfg_.peers.size(); ++i) {
+    const auto& p = cfg_.peers[i];
     PeerRuntime rt{&p};
     const std::uint16_t port = p.endpoint_port ? p.endpoint_port : config::default_port(p.transport);
     rt.address = SocketAddress::from(*config::parse_ip(p.endpoint_host), port);
-    rt.core = make_core(cfg_, p);
+    if (keys[i]) {
+      spdlog::info("peer {}: encrypted and authenticated (Noise IKpsk2, ChaCha20-Poly1305), peer key {}{}", p.name,
+                   p.public_key, keys[i]->psk == crypto::Key{} ? "" : ", with a pre-shared key");
+    } else {
+      spdlog::warn("peer {}: security: none: its datagrams are neither encrypted nor authenticated; anyone who "
+                   "can send from {} reaches the tunnel", p.name, rt.address.to_string());
+    }
+    rt.core = make_core(cfg_, p, keys[i] ? &*keys[i] : nullptr);
+    if (keys[i]) crypto::wipe(keys[i]->local_private);
     rt.timer = std::make_unique<asio::steady_timer>(io_);
     peers_.push_back(std::move(rt));
   }
@@ -112,6 +126,24 @@ void Gateway::start() {
   const TimePoint t = now();
   for (auto& p : peers_) service_peer(p, t);
   arm_silence_check();
+  arm_security_log();
+}
+
+// How often handshake failures are logged (at most one line per peer and reason each time).
+constexpr auto kSecurityLogInterval = std::chrono::seconds(5);
+
+void Gateway::arm_security_log() {
+  security_timer_ = std::make_unique<asio::steady_timer>(io_, kSecurityLogInterval);
+  security_timer_->async_wait([this](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    const TimePoint t = now();
+    for (auto& p : peers_) {
+      const auto* secure = dynamic_cast<const crypto::SecureCore*>(p.core.get());
+      if (!secure) continue;
+      log_security_events(p.cfg->name, secure->session().counters(), p.last_security, secure->session().can_send(t));
+    }
+    arm_security_log();
+  });
 }
 
 // How long a peer may stay silent after start before the gateway warns about it (once).
@@ -152,12 +184,19 @@ void Gateway::on_tun_readable() {
   const TimePoint t = now();
   for (int i = 0; i < kTunReadsPerWake; ++i) {
     const ssize_t n = ::read(tun_->fd(), packet_buf_.data(), packet_buf_.size());
+    if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) count_tun_read_error(errno);
     if (n <= 0) break;
     ++counters_.tun_rx_packets;
     counters_.tun_rx_bytes += static_cast<std::uint64_t>(n);
     route_tun_packet({packet_buf_.data(), static_cast<std::size_t>(n)}, t);
   }
   service_dirty_peers(t);
+}
+
+void Gateway::count_tun_read_error(int error) {
+  // Logged at the 1st, 2nd, 4th, 8th... error: a failing TUN cannot flood the log.
+  const std::uint64_t n = ++counters_.tun_read_errors;
+  if ((n & (n - 1)) == 0) spdlog::error("tun read failed ({} so far): {}", n, std::strerror(error));
 }
 
 void Gateway::route_tun_packet(std::span<const std::uint8_t> packet, TimePoint t) {
@@ -200,6 +239,7 @@ void Gateway::on_port_readable(UdpPort& port) {
     for (std::size_t i = 0; i < n; ++i) {
       ++counters_.udp_rx_datagrams;
       counters_.udp_rx_bytes += port.received(i).size();
+      if (port.truncated(i)) continue;   // counted by the port (status: ports[].truncated)
       PeerRuntime* peer = find_peer(port, port.sender(i));
       if (!peer) {
         ++counters_.drop_unknown_sender;
@@ -317,6 +357,7 @@ void Gateway::stop() {
   stopped_ = true;
   for (auto& p : peers_) p.timer->cancel();
   if (silence_timer_) silence_timer_->cancel();
+  if (security_timer_) security_timer_->cancel();
   if (tun_stream_) tun_stream_->close();
   for (auto& w : port_waiters_) w->close();
   if (control_) control_->stop();
@@ -329,7 +370,9 @@ void Gateway::stop() {
 std::string Gateway::status_json() const {
   StatusInput in{cfg_, counters_, tun_.get(), std::chrono::steady_clock::now() - epoch_};
   for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters});
-  for (const auto& u : ports_) in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors()});
+  for (const auto& u : ports_) {
+    in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors(), u->truncated()});
+  }
   return render_status_json(in);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "crypto/session_counters.h"
 #include "gateway/counters.h"
 #include "gateway/forwarder.h"
 #include "gateway/netlink_policy.h"
@@ -30,6 +31,7 @@ struct PeerRuntime {
   std::unique_ptr<boost::asio::steady_timer> timer;
   std::optional<transport::TimePoint> armed_deadline;
   PeerCounters counters;
+  crypto::SessionCounters last_security;   // secure-layer counters at the last security log
   bool dirty = false;   // fed since the last flush
 };
 
@@ -60,6 +62,8 @@ class Gateway {
   void on_tun_readable();
   void on_port_readable(UdpPort& port);
   void route_tun_packet(std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // Counts a failed TUN read and logs it with exponential backoff.
+  void count_tun_read_error(int error);
   PeerRuntime* find_peer(const UdpPort& port, const SocketAddress& from);
   void service_dirty_peers(transport::TimePoint t);
   void service_peer(PeerRuntime& peer, transport::TimePoint t);
@@ -75,6 +79,8 @@ class Gateway {
   // After kSilentPeerWarning, logs once at warning level each peer that has not sent a datagram
   // (a peer that never answers: wrong endpoint, firewall, or both sides waiting for the other).
   void arm_silence_check();
+  // Every few seconds, logs each secured peer's handshake failures and floods (security_log.h).
+  void arm_security_log();
   std::uint32_t choose_mtu() const;
 
   boost::asio::io_context& io_;
@@ -90,6 +96,7 @@ class Gateway {
   std::vector<std::unique_ptr<boost::asio::posix::stream_descriptor>> port_waiters_;  // dup'ed fds
   std::unique_ptr<ControlServer> control_;
   std::unique_ptr<boost::asio::steady_timer> silence_timer_;
+  std::unique_ptr<boost::asio::steady_timer> security_timer_;
   GatewayCounters counters_;
   std::vector<std::uint8_t> packet_buf_;
   bool stopped_ = false;

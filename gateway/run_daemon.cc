@@ -29,8 +29,15 @@ int run_daemon(const config::GatewayConfig& cfg) {
     gw->stop();
     io.stop();
   });
-  gw->start();
-  io.run();
+  try {
+    gw->start();
+    io.run();
+  } catch (const std::exception& e) {
+    // The boundary of the event loop: routes, rules and the TUN go before the process does.
+    spdlog::critical("gateway {}: unexpected error, shutting down: {}", cfg.name, e.what());
+    gw->stop();
+    return kExitRuntime;
+  }
   gw->stop();
   spdlog::info("gateway {} stopped", cfg.name);
   return kExitOk;

@@ -16,7 +16,8 @@ namespace {
 json gateway_counters(const GatewayCounters& c) {
   return {{"tun_rx_packets", c.tun_rx_packets},   {"tun_rx_bytes", c.tun_rx_bytes},
           {"tun_tx_packets", c.tun_tx_packets},   {"tun_tx_bytes", c.tun_tx_bytes},
-          {"tun_write_errors", c.tun_write_errors}, {"drop_no_route", c.drop_no_route},
+          {"tun_write_errors", c.tun_write_errors}, {"tun_read_errors", c.tun_read_errors},
+          {"drop_no_route", c.drop_no_route},
           {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},
           {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender},
           {"forwarded_packets", c.forwarded_packets}, {"ttl_expired", c.ttl_expired},
@@ -29,6 +30,7 @@ json peer_status(const PeerStatusInput& p) {
   const PeerCounters& c = *p.counters;
   return {{"name", p.cfg->name},
           {"transport", std::string(config::to_string(p.cfg->transport))},
+          {"security", std::string(config::to_string(p.cfg->security))},
           {"endpoint", p.address->to_string()},
           {"tun_packets_routed", c.tun_packets_routed},
           {"send_refused", c.send_refused},
@@ -61,7 +63,8 @@ std::string render_status_json(const StatusInput& in) {
   if (in.tun) doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()}};
   doc["ports"] = json::array();
   for (const auto& p : in.ports) {
-    const json port = {{"local", p.local}, {"send_errors", p.send_errors}, {"receive_errors", p.receive_errors}};
+    const json port = {{"local", p.local}, {"send_errors", p.send_errors}, {"receive_errors", p.receive_errors},
+                       {"truncated", p.truncated}};
     doc["ports"].push_back(port);
   }
   doc["peers"] = json::array();
@@ -82,6 +85,7 @@ std::string render_status_table(const std::string& json_text) {
     out += fmt::format("\nudp port {}\n", p.at("local").get<std::string>());
     out += fmt::format("  {:<24} {:>14}\n", "send_errors", number(p.at("send_errors")));
     out += fmt::format("  {:<24} {:>14}\n", "receive_errors", number(p.at("receive_errors")));
+    out += fmt::format("  {:<24} {:>14}\n", "truncated", number(p.value("truncated", json(0))));
   }
   for (const auto& p : doc.at("peers")) {
     out += fmt::format("\npeer {} via {} at {}\n", p.at("name").get<std::string>(),

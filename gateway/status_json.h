@@ -25,6 +25,7 @@ struct PortStatusInput {
   std::string local;                 // bound address:port
   std::uint64_t send_errors = 0;     // datagrams the kernel refused (sendmmsg)
   std::uint64_t receive_errors = 0;  // recvmmsg failures other than "nothing waiting"
+  std::uint64_t truncated = 0;       // datagrams larger than the receive buffer (dropped)
 };
 
 // Everything render_status_json reads.

@@ -87,6 +87,8 @@ std::size_t UdpPort::receive_batch() {
     return 0;
   }
   for (int i = 0; i < n; ++i) {
+    rx_truncated_[i] = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
+    if (rx_truncated_[i]) ++truncated_;
     rx_len_[i] = msgs[i].msg_len;
     rx_from_[i].length = msgs[i].msg_hdr.msg_namelen;
     rx_realtime_ns_[i] = kernel_timestamp_ns(msgs[i].msg_hdr);

@@ -36,6 +36,8 @@ class UdpPort {
   // The i-th received datagram and its sender.
   std::span<const std::uint8_t> received(std::size_t i) const { return {rx_buf_[i].data(), rx_len_[i]}; }
   const SocketAddress& sender(std::size_t i) const { return rx_from_[i]; }
+  // True if the i-th datagram was larger than kMaxDatagram (cut by the kernel: to be dropped).
+  bool truncated(std::size_t i) const { return rx_truncated_[i]; }
 
   // A free send slot to fill (kMaxDatagram bytes), or an empty span if the batch is full.
   std::span<std::uint8_t> send_slot();
@@ -48,6 +50,7 @@ class UdpPort {
   const std::string& local_name() const { return local_name_; }
   std::uint64_t send_errors() const { return send_errors_; }   // datagrams the kernel refused
   std::uint64_t receive_errors() const { return receive_errors_; }
+  std::uint64_t truncated() const { return truncated_; }   // datagrams cut by the kernel (MSG_TRUNC)
 
  private:
   int fd_ = -1;
@@ -56,11 +59,13 @@ class UdpPort {
   std::array<std::size_t, kBatch> rx_len_{};
   std::array<SocketAddress, kBatch> rx_from_{};
   std::array<std::int64_t, kBatch> rx_realtime_ns_{};
+  std::array<bool, kBatch> rx_truncated_{};
   std::array<SocketAddress, kBatch> tx_to_{};
   std::array<std::size_t, kBatch> tx_len_{};
   std::size_t tx_count_ = 0;
   std::uint64_t send_errors_ = 0;
   std::uint64_t receive_errors_ = 0;
+  std::uint64_t truncated_ = 0;
 };
 
 }  // namespace ncgw::gateway

@@ -11,6 +11,8 @@ declare -A corpus=(
   [coding_decoder]=tests/fuzz/coding/corpus
   [tcpnc_packet]=tests/fuzz/tcpnc/corpus
   [udt_packet]=tests/fuzz/udt/corpus
+  [crypto_handshake]=tests/fuzz/crypto/corpus_handshake
+  [crypto_record]=tests/fuzz/crypto/corpus_record
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")

@@ -6,6 +6,8 @@
 #   ncgw plain    ncgw tunnel, transport plain (unreliable UDP encapsulation)
 #   ncgw tcpnc    ncgw tunnel, transport tcpnc (defaults)
 #   ncgw udt      ncgw tunnel, transport udt (defaults)
+#   ncgw *_enc    the three again with the secure layer (ChaCha20-Poly1305 records, Noise IKpsk2 keys);
+#                 the clear variants above use `security: none`
 #   openvpn udp   OpenVPN 2.6 p2p over UDP, static key, --cipher none --auth none (no crypto)
 #   openvpn tcp   the same over TCP (--proto tcp-server/tcp-client): a TCP tunnel without coding
 # End hosts: Linux defaults (cubic, SACK, offloads as the veths come up). Each tunnel's TUN MTU:
@@ -65,18 +67,24 @@ measure() {
   printf '%-12s %7.3f Gbit/s  tcp_retransmits %s  outer_fragments_created_gw1 %s\n' "$name" "$GBPS" "$retr" "$((f1 - f0))"
 }
 
-# ncgw TRANSPORT: start both gateways, measure, stop them (routes go with them).
+# ncgw TRANSPORT [SECURITY]: start both gateways (security none: in clear; aead: encrypted with
+# fresh keys), measure, stop them (routes go with them).
 ncgw_variant() {
-  local t=$1 g
+  local t=$1 sec=${2:-none} g
+  for g in gw1 gw2; do
+    [ -f "$WORK/$g.key" ] || { (umask 077; "$NCGW" genkey > "$WORK/$g.key"); "$NCGW" pubkey < "$WORK/$g.key" > "$WORK/$g.pub"; }
+  done
   for g in gw1 gw2; do
     local peer tun ep remote
     if [ $g = gw1 ]; then peer=gw2; tun=10.99.0.1/30; ep=192.168.77.2; remote=10.2.0.0/24
     else peer=gw1; tun=10.99.0.2/30; ep=192.168.77.1; remote=10.1.0.0/24; fi
+    local keys="security: none"
+    [ "$sec" = aead ] && keys="public_key: $(cat "$WORK/$peer.pub")"
     cat > "$WORK/$g-$t.yaml" <<YAML
-gateway: {name: ${NS_PREFIX}-$g}
+gateway: {name: ${NS_PREFIX}-$g, private_key_file: $WORK/$g.key}
 tun: {name: ncgw0, addresses: [$tun]}
 peers:
-  - {name: ${NS_PREFIX}-$peer, endpoint: $ep, transport: $t}
+  - {name: ${NS_PREFIX}-$peer, endpoint: $ep, transport: $t, $keys}
 routes:
   - {prefix: $remote, via: ${NS_PREFIX}-$peer}
 logging: {level: warn}
@@ -86,7 +94,7 @@ YAML
     WAIT_SECONDS=10 wait_for test -S "/run/ncgw/${NS_PREFIX}-$g.sock" || fail "ncgw $t $g did not start: $(tail -3 "$WORK/$g-$t.log")"
   done
   NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
-  measure "ncgw_$t"
+  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)"
   echo "             (TUN MTU $NCGW_MTU)"
   kill "$PID_gw1" "$PID_gw2"
   wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true
@@ -125,10 +133,14 @@ direct_routes del
 ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
 ncgw_variant tcpnc; TCPNC=$GBPS
 ncgw_variant udt; UDT=$GBPS
+ncgw_variant plain aead; PLAIN_ENC=$GBPS
+ncgw_variant tcpnc aead; TCPNC_ENC=$GBPS
+ncgw_variant udt aead; UDT_ENC=$GBPS
 
 openvpn --genkey secret "$WORK/static.key" 2>/dev/null
 openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
 openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
 
 echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
+echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC (clear: $PLAIN $TCPNC $UDT)"
 /usr/bin/python3 -c "print(f'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn={$PLAIN / $OVPN_UDP:.2f}' if $OVPN_UDP > 0 else 'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn=nan')"

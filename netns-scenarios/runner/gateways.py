@@ -24,6 +24,10 @@ def configs(topo, transport, settings, sock_dir):
             other = t["b"] if t["a"] == g else t["a"]
             peer = {"name": other, "endpoint": plan.endpoint(topo.nodes, topo.links, g, other),
                     "transport": transport}
+            if settings.get("security") == "none":
+                peer["security"] = "none"
+            elif settings.get("rekey_after_s"):
+                peer["rekey_after_s"] = settings["rekey_after_s"]
             tset = dict(settings.get(transport) or {})
             tset.update(t.get(transport) or {})
             if tset:
@@ -40,9 +44,29 @@ def configs(topo, transport, settings, sock_dir):
     return out
 
 
+def add_keys(ncgw, cfgs, run_dir):
+    """Gives every gateway a fresh key pair (`ncgw genkey`, file mode 600 in run_dir) and every
+    secured peer entry the other gateway's public key."""
+    public = {}
+    for g, cfg in cfgs.items():
+        private = subprocess.run([ncgw, "genkey"], capture_output=True, text=True, check=True).stdout
+        path = os.path.join(run_dir, f"ncgw-{g}.key")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.write(fd, private.encode())
+        os.close(fd)
+        cfg["gateway"]["private_key_file"] = path
+        public[g] = subprocess.run([ncgw, "pubkey"], input=private, capture_output=True, text=True,
+                                   check=True).stdout.strip()
+    for cfg in cfgs.values():
+        for peer in cfg["peers"]:
+            if peer.get("security") != "none":
+                peer["public_key"] = public[peer["name"]]
+
+
 def start(ns, ncgw, cfgs, run_dir):
-    """Writes each config, checks it with `ncgw check-config`, starts `ncgw run` and waits for its
-    control socket. Returns {gateway: {"proc", "config", "socket", "log"}}."""
+    """Writes each config (with fresh keys), checks it with `ncgw check-config`, starts `ncgw run`
+    and waits for its control socket. Returns {gateway: {"proc", "config", "socket", "log"}}."""
+    add_keys(ncgw, cfgs, run_dir)
     started = {}
     for g, cfg in cfgs.items():
         path = os.path.join(run_dir, f"ncgw-{g}.yaml")

@@ -15,12 +15,13 @@ RedundancyPlan::RedundancyPlan(const TcpncCoreSettings& s, unsigned max_n)
     n_ = std::clamp<unsigned>(16, s.n_min, max_n_);
     k_ = std::min<unsigned>(2, s.k_max);
   }
+  n_start_ = n_;
 }
 
 void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   peer_max_n_ = peer_max_n;
   bounds_.n_max = std::min(max_n_, peer_max_n);
-  n_ = std::min(n_, bounds_.n_max);
+  n_ = std::min(n_start_, bounds_.n_max);   // from our settings each session, never a past minimum
   est_ = coding::LossEstimator();
   next_adapt_ = now;
 }

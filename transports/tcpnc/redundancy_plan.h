@@ -70,6 +70,7 @@ class RedundancyPlan {
                                                             // behind choice_ (valid once choice_.n > 0)
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
   unsigned n_ = 16, k_ = 2;
+  unsigned n_start_ = 16;              // n at the start of every session (from the settings)
   TimePoint next_adapt_{};
 };
 

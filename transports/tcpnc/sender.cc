@@ -27,7 +27,7 @@ coding::EncoderConfig encoder_config(const TcpncCoreSettings& s, std::size_t max
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
-    : s_(s), max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet),
+    : s_(s), max_packet_(max_packet), configured_max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet),
       book_(encoder_config(s, max_packet)), plan_(s, book_.max_n()),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
@@ -39,7 +39,7 @@ void Sender::start(const Hello& peer, TimePoint now) {
   drop_all();
   book_.start(rng_.next(), peer.max_open);
   plan_.start(peer.max_n, now);
-  max_packet_ = std::min<std::size_t>(max_packet_, peer.max_packet);
+  max_packet_ = std::min<std::size_t>(configured_max_packet_, peer.max_packet);   // fresh per session
   cc_->reset();
   codel_.reset();
   delivery_.reset();

@@ -145,7 +145,8 @@ class Sender {
   void report_ack(std::optional<Duration> path_rtt, TimePoint now);
 
   TcpncCoreSettings s_;
-  std::size_t max_packet_;
+  std::size_t max_packet_;              // this session's: min(configured, the peer's HELLO)
+  std::size_t configured_max_packet_;   // ours, from the settings
   transport::Rng rng_;
   PacketQueue queue_;
   Codel codel_;                                // entrance-queue AQM under automatic sizing

@@ -23,8 +23,12 @@ std::uint32_t TcpncCore::new_session_id() {
   return id;
 }
 
-void TcpncCore::adopt_peer(std::uint32_t peer, const Hello& limits, TimePoint now) {
-  if (peer_session_ != 0) ++ctr_.peer_restarts;
+void TcpncCore::adopt_peer(std::uint32_t peer, const Hello& limits, bool from_hello, TimePoint now) {
+  if (peer_session_ != 0) {
+    ++ctr_.peer_restarts;
+    if (from_hello) my_session_ = new_session_id();
+  }
+  last_adopt_ = now;
   peer_session_ = peer;
   receiver_.start();
   sender_.start(limits, now);
@@ -47,8 +51,13 @@ void TcpncCore::on_hello(const CommonHeader& h, std::span<const std::uint8_t> by
   if (!body) { ++ctr_.malformed; return; }
   // A HELLO_ACK addressed to an earlier session of ours is stale.
   if (h.type == PacketType::kHelloAck && h.dst_session != my_session_) return;
+  if (h.src_session != peer_session_) {
+    // A HELLO_ACK answers our own HELLO (its dst is our session): never held back.
+    const bool hello = h.type == PacketType::kHello;
+    if (hello && last_adopt_ && now - *last_adopt_ < kMinAdoptInterval) return void(++ctr_.hellos_ignored);
+    adopt_peer(h.src_session, *body, hello, now);
+  }
   last_heard_ = now;
-  if (h.src_session != peer_session_) adopt_peer(h.src_session, *body, now);
   if (h.type == PacketType::kHello) hello_ack_due_ = true;
 }
 
@@ -138,14 +147,14 @@ std::optional<TimePoint> TcpncCore::next_deadline() const {
 std::vector<transport::StatEntry> TcpncCore::stats() const {
   std::vector<transport::StatEntry> out;
   out.push_back({"established", established() ? 1.0 : 0.0});
-  out.push_back({"session_id", static_cast<double>(my_session_)});
-  out.push_back({"peer_session_id", static_cast<double>(peer_session_)});
+  // Session ids are not shown: with a secure layer absent they are what a forger needs.
   sender_.stats(out, now_);
   receiver_.stats(out);
   auto add = [&out](const char* name, std::uint64_t v) { out.push_back({name, static_cast<double>(v)}); };
   add("hellos_sent", ctr_.hellos_sent);
   add("keepalives_sent", ctr_.keepalives_sent);
   add("session_resets", ctr_.session_resets);
+  add("hellos_ignored", ctr_.hellos_ignored);
   add("peer_restarts", ctr_.peer_restarts);
   add("unknown_session_datagrams", ctr_.unknown_session);
   add("malformed_datagrams", ctr_.malformed);

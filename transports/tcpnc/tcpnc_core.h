@@ -22,7 +22,12 @@ namespace ncgw::tcpnc {
 struct SessionCounters {
   std::uint64_t hellos_sent = 0, hello_acks_sent = 0, keepalives_sent = 0, session_resets = 0;
   std::uint64_t peer_restarts = 0, unknown_session = 0, malformed = 0, datagrams_received = 0;
+  std::uint64_t hellos_ignored = 0;   // HELLO of a new session within kMinAdoptInterval of the last one
 };
+
+// Shortest time between two adoptions of a new peer session: each adoption rebuilds the coding
+// state, so a stream of HELLOs with ever new session ids must not rebuild it at line rate.
+inline constexpr transport::Duration kMinAdoptInterval = std::chrono::milliseconds(100);
 
 // The TCP/NC transport core for one peer.
 class TcpncCore : public transport::Core {
@@ -50,8 +55,10 @@ class TcpncCore : public transport::Core {
   const SessionCounters& session_counters() const { return ctr_; }
 
  private:
-  // A new peer session (first contact or a restarted peer): both directions start over.
-  void adopt_peer(std::uint32_t peer, const Hello& limits, TimePoint now);
+  // A new peer session (first contact or a restarted peer): both directions start over. When it
+  // replaces a session met by a HELLO (`from_hello`), our side takes a new session id too, so the
+  // peer we had resets as well, whoever sent that HELLO: resets are never one-sided.
+  void adopt_peer(std::uint32_t peer, const Hello& limits, bool from_hello, TimePoint now);
   // Our side gives the session up (dead peer): new session id, back to connecting.
   void reset_session(TimePoint now);
   // HELLO / HELLO_ACK arrival.
@@ -71,6 +78,7 @@ class TcpncCore : public transport::Core {
   std::uint32_t my_session_ = 0, peer_session_ = 0;
   bool hello_due_ = true, hello_ack_due_ = false, keepalive_due_ = false;
   TimePoint next_hello_{}, last_heard_{}, last_sent_{}, now_{};
+  std::optional<TimePoint> last_adopt_;
   SessionCounters ctr_;
 };
 

@@ -121,7 +121,11 @@ void Connection::on_ack2(const Packet& p, TimePoint now) {
 
 void Connection::update_rtt(std::int32_t sample_us) {
   if (sample_us <= 0) return;
-  rtt_var_us_ = (rtt_var_us_ * 3 + std::abs(sample_us - rtt_us_)) >> 2;
+  // A peer's ACK can carry any RTT: clamp it, and average in 64 bits (no signed overflow).
+  constexpr std::int32_t kMaxRttSampleUs = 60'000'000;
+  sample_us = std::min(sample_us, kMaxRttSampleUs);
+  const std::int64_t deviation = std::abs(std::int64_t{sample_us} - rtt_us_);
+  rtt_var_us_ = static_cast<std::int32_t>((std::int64_t{rtt_var_us_} * 3 + deviation) >> 2);
   rtt_us_ = static_cast<std::int32_t>((std::int64_t{rtt_us_} * 7 + sample_us) >> 3);
   cc_.set_rtt(rtt_us_);
 }

@@ -91,8 +91,9 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
   const auto a = parse_ack(p.payload);
   if (!a) return;
   if (a->words == 1) {  // light ACK: only the ACK number
-    if (seq::cmp(a->ack, snd_last_ack_) >= 0) {
-      flow_window_ -= seq::off(snd_last_ack_, a->ack);
+    // One beyond what was sent is ignored: it would drive the flow window negative and stall.
+    if (seq::cmp(a->ack, snd_last_ack_) >= 0 && seq::cmp(a->ack, seq::inc(snd_curr_seq_)) <= 0) {
+      flow_window_ = std::max(0, flow_window_ - seq::off(snd_last_ack_, a->ack));
       snd_last_ack_ = a->ack;
     }
     return;
@@ -104,7 +105,7 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
     return;
   }
   if (seq::cmp(a->ack, snd_last_ack_) >= 0) {
-    flow_window_ = a->avail_buffer;
+    flow_window_ = std::max(0, a->avail_buffer);
     snd_last_ack_ = a->ack;
   }
   const std::int32_t offset = seq::off(snd_last_data_ack_, a->ack);
@@ -114,7 +115,10 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
   sloss_.remove_upto(seq::dec(a->ack));
   update_rtt(a->rtt_us);
   if (a->words == 6) {
-    if (a->arrival_rate > 0) delivery_rate_ = (delivery_rate_ * 7 + a->arrival_rate) >> 3;
+    // Widened: a peer may write rates near INT32_MAX.
+    if (a->arrival_rate > 0) {
+      delivery_rate_ = static_cast<std::int32_t>((std::int64_t{delivery_rate_} * 7 + a->arrival_rate) >> 3);
+    }
     if (a->capacity > 0) bandwidth_ = static_cast<std::int32_t>((std::int64_t{bandwidth_} * 7 + a->capacity) >> 3);
     cc_.set_rcv_rate(delivery_rate_);
     cc_.set_bandwidth(bandwidth_);

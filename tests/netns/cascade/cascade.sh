@@ -51,12 +51,12 @@ lossy_link() {
 # "peer endpoint prefix" triples.
 write_config() {
   local me="$1" tun="$2" internal="$3"; shift 3
-  { echo "gateway: {name: $NS_PREFIX-$me, internal_interfaces: $internal}"
+  { echo "gateway: {name: $NS_PREFIX-$me, internal_interfaces: $internal, private_key_file: $WORK/$NS_PREFIX-$me.key}"
     echo "tun: {name: ncgw0, addresses: [$tun]}"
     echo "peers:"
     local args=("$@") i
     for ((i = 0; i < ${#args[@]}; i += 3)); do
-      echo "  - {name: ${args[i]}, endpoint: ${args[i+1]}, transport: tcpnc}"
+      echo "  - {name: ${args[i]}, endpoint: ${args[i+1]}, transport: tcpnc, public_key: $(cat "$WORK/${args[i]}.pub")}"
     done
     echo "routes:"
     for ((i = 0; i < ${#args[@]}; i += 3)); do echo "  - {prefix: ${args[i+2]}, via: ${args[i]}}"; done
@@ -104,6 +104,7 @@ nsx gw2 ip route del 10.1.0.0/24
 nsx gw3 ip route del 10.1.0.0/24
 
 echo "== 2. TCP through the cascade"
+for g in gw1 gw2 gw3; do make_gateway_key "$NS_PREFIX-$g"; done
 write_config gw1 10.99.0.1/24 "[lan0]" "$NS_PREFIX-gw2" 192.168.12.2 10.3.0.0/24
 write_config gw2 10.99.0.2/24 "[]" "$NS_PREFIX-gw1" 192.168.12.1 10.1.0.0/24 "$NS_PREFIX-gw3" 192.168.23.3 10.3.0.0/24
 write_config gw3 10.99.0.3/24 "[lan0]" "$NS_PREFIX-gw2" 192.168.23.2 10.1.0.0/24

@@ -41,7 +41,12 @@ check_forged_datagrams() {
   wait_for udp_bound h2 9999 || fail "udp_count did not start"
   forge h1 legit 10.2.0.2 9999                                    # control: via the tunnel
   forge gw1 forged 192.168.77.3 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names
-  if [ "$TRANSPORT" = plain ]; then
+  local sec_before sec_after
+  if [ "${SECURITY:-aead}" != none ]; then
+    # Secured: the same forgery from gw1's own address and port must stop at the secure layer.
+    sec_before=$(counter gw2 "$SEC_DROPS")
+    forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names 0
+  elif [ "$TRANSPORT" = plain ]; then
     # gw1's next sequence number, so the impersonation does not disturb gw2's loss accounting.
     seq=$(counter gw1 'c["tx_packets"] + c["keepalives_sent"]')
     forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names "$seq"
@@ -54,23 +59,34 @@ check_forged_datagrams() {
        "$([ $expected = 2 ] && echo "and the forgery sent from gw1's own address")); drop_unknown_sender $before -> $after"
   [ "$received" = "$expected" ] || fail "h2 received $received datagrams, expected $expected"
   [ "$after" -gt "$before" ] || fail "forged datagram not counted as unknown sender"
+  if [ "${SECURITY:-aead}" != none ]; then
+    sec_after=$(counter gw2 "$SEC_DROPS")
+    echo "gw2 secure-layer drops $sec_before -> $sec_after (the forgery from gw1's own address)"
+    [ "$sec_after" -gt "$sec_before" ] || fail "the forgery from gw1's address was not counted by the secure layer"
+  fi
 }
 
+# Sum of gw2's secure-layer drop counters (a python expression for `counter`).
+SEC_DROPS='sum(v for k, v in c.items() if k.startswith("sec_drop_"))'
+
 # Malformed datagrams from the peer's own address and port are counted; the daemon keeps running.
+# Secured, the secure layer drops and counts them (the transport's parser never sees them).
 check_malformed_from_peer() {
   echo "== malformed datagrams from gw1's own address and port"
-  local mode=runts in_before in_after n bad_before bad_after
+  local mode=runts in_before in_after n bad_before bad_after drops='c["drop_malformed"]' counted=plain
   [ "$TRANSPORT" = plain ] && mode=garbage
+  [ "${SECURITY:-aead}" != none ] && { drops=$SEC_DROPS; counted=yes; }
+  [ "$counted" = plain ] && [ "$TRANSPORT" != plain ] && counted=no
   in_before=$(counter gw2 'p["datagrams_in"]')
-  [ "$TRANSPORT" = plain ] && bad_before=$(counter gw2 'c["drop_malformed"]')
+  [ "$counted" != no ] && bad_before=$(counter gw2 "$drops")
   n=$(forge gw1 "$mode" "192.168.77.1:$PORT" 192.168.77.2 "$PORT")
   wait_counter gw2 'p["datagrams_in"]' $((in_before + n)) || fail "gw2 did not count the $n malformed datagrams"
   in_after=$(counter gw2 'p["datagrams_in"]')
   echo "sent $n $mode; gw2 datagrams_in from gw1 $in_before -> $in_after"
-  if [ "$TRANSPORT" = plain ]; then
-    bad_after=$(counter gw2 'c["drop_malformed"]')
-    echo "gw2 drop_malformed $bad_before -> $bad_after"
-    [ "$bad_after" -eq $((bad_before + n)) ] || fail "drop_malformed rose by $((bad_after - bad_before)), expected $n"
+  if [ "$counted" != no ]; then
+    bad_after=$(counter gw2 "$drops")
+    echo "gw2 drops ($drops) $bad_before -> $bad_after"
+    [ "$bad_after" -eq $((bad_before + n)) ] || fail "drops rose by $((bad_after - bad_before)), expected $n"
   fi
   kill -0 "$GW_PID_gw2" 2>/dev/null || fail "gw2 died on malformed input"
   nsx h1 ping -c 1 -W 2 10.2.0.2 >/dev/null || fail "no ping through the tunnel after malformed input"

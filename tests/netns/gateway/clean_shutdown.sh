@@ -9,6 +9,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 NS_PREFIX="sd$$"
 WORK=$(mktemp -d)
 source "$HERE/lib/netns.sh"
+source "$HERE/lib/ncgw.sh"
 trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
 
 ns_add gw
@@ -17,15 +18,18 @@ veth_link gw wan0 peer wan0 192.168.50.1/24 192.168.50.2/24
 
 # Writes the config of case $1 with tun.on_exit $2 to $WORK/$1.yaml.
 write_config() {
+  [ -f "$WORK/gw.key" ] || make_gateway_key gw
+  [ -f "$WORK/far.key" ] || make_gateway_key far
   cat > "$WORK/$1.yaml" <<YAML
 gateway:
   name: ${NS_PREFIX}-$1
+  private_key_file: $WORK/gw.key
 tun:
   name: sdtun0
   addresses: [10.98.0.1/30]
   on_exit: $2
 peers:
-  - {name: ${NS_PREFIX}-far, endpoint: 192.168.50.2, transport: plain}
+  - {name: ${NS_PREFIX}-far, endpoint: 192.168.50.2, transport: plain, public_key: $(cat "$WORK/far.pub")}
 routes:
   - {prefix: 10.50.0.0/24, via: ${NS_PREFIX}-far}
   - {prefix: 10.51.0.0/24, via: ${NS_PREFIX}-far}

@@ -26,12 +26,14 @@ write_config() {
   else
     peer=gw1; endpoint=fd77::1; tun4=10.99.0.2/30; tun6=fd99::2/64; remote4=10.1.0.0/24; remote6=fd01::/64
   fi
+  [ -f "$WORK/$me.key" ] || make_gateway_key "$me"
+  [ -f "$WORK/$peer.key" ] || make_gateway_key "$peer"
   cat > "$WORK/$me.yaml" <<YAML
-gateway: {name: ${NS_PREFIX}-$me}
+gateway: {name: ${NS_PREFIX}-$me, private_key_file: $WORK/$me.key}
 tun: {name: ncgw0, addresses: [$tun4, "$tun6"]}
 listen: {address: "::"}
 peers:
-  - {name: ${NS_PREFIX}-$peer, endpoint: "$endpoint", transport: $transport$settings}
+  - {name: ${NS_PREFIX}-$peer, endpoint: "$endpoint", transport: $transport$settings, public_key: $(cat "$WORK/$peer.pub")}
 routes:
   - {prefix: $remote4, via: ${NS_PREFIX}-$peer}
   - {prefix: "$remote6", via: ${NS_PREFIX}-$peer}

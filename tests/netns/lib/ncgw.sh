@@ -19,3 +19,24 @@ gw_status() { "$NCGW" status --name "${NS_PREFIX}-$1" --json; }
 
 # Prints a python expression over `d`, the JSON document read from stdin.
 json_get() { /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
+
+# Makes a key pair for gateway $1: $WORK/$1.key (mode 600) and $WORK/$1.pub (`ncgw genkey`/`pubkey`).
+make_gateway_key() {
+  (umask 077; "$NCGW" genkey > "$WORK/$1.key")
+  "$NCGW" pubkey < "$WORK/$1.key" > "$WORK/$1.pub"
+}
+
+# The YAML lines of a secured peer entry whose gateway key is $WORK/$1.pub, indented by $2 spaces;
+# with SECURITY=none, the explicit plaintext line instead.
+peer_security_yaml() {
+  local pad
+  pad=$(printf '%*s' "$2" '')
+  if [ "${SECURITY:-aead}" = none ]; then
+    echo "${pad}security: none"
+  else
+    echo "${pad}public_key: $(cat "$WORK/$1.pub")"
+    [ -n "${REKEY_AFTER_S:-}" ] && echo "${pad}rekey_after_s: $REKEY_AFTER_S"
+    [ -n "${PSK_FILE:-}" ] && echo "${pad}preshared_key_file: $PSK_FILE"
+    return 0
+  fi
+}

@@ -5,7 +5,8 @@
 
 source "$(dirname "${BASH_SOURCE[0]}")/ncgw.sh"
 
-# Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml. With PEER_NAMES=crossed each
+# Writes the YAML config of gateway $1 (gw1|gw2) to $WORK/$1.yaml, with keys made on first use
+# (SECURITY=none: a plaintext peer; REKEY_AFTER_S, PSK_FILE: passed on). With PEER_NAMES=crossed each
 # gateway calls the other "far-end" instead of by its name (users name peers as they like).
 # TRANSPORT_SETTINGS (a YAML flow mapping) becomes the peer's settings block for $TRANSPORT.
 write_gateway_config() {
@@ -17,9 +18,12 @@ write_gateway_config() {
   fi
   peer_name=${NS_PREFIX}-$peer
   [ "${PEER_NAMES:-}" = crossed ] && peer_name=far-end
+  [ -f "$WORK/$me.key" ] || make_gateway_key "$me"
+  [ -f "$WORK/$peer.key" ] || make_gateway_key "$peer"
   cat > "$WORK/$me.yaml" <<YAML
 gateway:
   name: ${NS_PREFIX}-$me
+  private_key_file: $WORK/$me.key
 tun:
   name: ncgw0
   addresses: [$tun_addr]
@@ -27,6 +31,7 @@ peers:
   - name: $peer_name
     endpoint: $endpoint
     transport: $TRANSPORT
+$(peer_security_yaml "$peer" 4)
 ${TRANSPORT_SETTINGS:+    $TRANSPORT: $TRANSPORT_SETTINGS
 }routes:
   - {prefix: $remote_net, via: $peer_name}

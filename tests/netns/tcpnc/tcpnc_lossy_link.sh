@@ -149,9 +149,12 @@ nsx gw1 ip route del 10.2.0.0/24
 nsx gw2 ip route del 10.1.0.0/24
 write_cfg() {
   local me=$1 peer=$2 tun=$3 ep=$4 remote=$5
+  [ -f "$WORK/$me.key" ] || make_gateway_key "$me"
+  [ -f "$WORK/$peer.key" ] || make_gateway_key "$peer"
   cat > "$WORK/$me.yaml" <<YAML
 gateway:
   name: ${NS_PREFIX}-$me
+  private_key_file: $WORK/$me.key
 tun:
   name: ncgw0
   addresses: [$tun]
@@ -159,6 +162,7 @@ peers:
   - name: ${NS_PREFIX}-$peer
     endpoint: $ep
     transport: tcpnc
+    public_key: $(cat "$WORK/$peer.pub")
     tcpnc:
       cwnd_max_packets: $CWND_MAX
       r_max: $R_MAX

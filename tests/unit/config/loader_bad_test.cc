@@ -37,9 +37,10 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: plain
+    security: none
     endpoint: 10.0.0.3
 )",
-     "test.yaml:6:5: peers[0].endpoint: duplicate key (first at line 4)"},
+     "test.yaml:7:5: peers[0].endpoint: duplicate key (first at line 4)"},
     {"missing_gateway",
      R"(tun: {name: ncgw0}
 )",
@@ -53,6 +54,7 @@ peers:
 peers:
   - name: gw2
     transport: plain
+    security: none
 )",
      "test.yaml:3:5: peers[0]: missing required key 'endpoint'"},
     {"missing_peer_transport",
@@ -69,27 +71,27 @@ peers:
     {"long_peer_name",
      R"(gateway: {name: gw1}
 peers:
-  - {name: abcdefghijabcdefghijabcdefghijabc, endpoint: 10.0.0.2, transport: plain}
+  - {name: abcdefghijabcdefghijabcdefghijabc, endpoint: 10.0.0.2, transport: plain, security: none}
 )",
      "test.yaml:3:12: peers[0].name: expected 1 to 32 characters from A-Z a-z 0-9 _ -, got 'abcdefghijabcdefghijabcdefghijabc'"},
     {"duplicate_peer_name",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
-  - {name: gw2, endpoint: 10.0.0.3, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
+  - {name: gw2, endpoint: 10.0.0.3, transport: plain, security: none}
 )",
      "test.yaml:4:12: peers[1].name: duplicate peer name 'gw2' (first at line 3)"},
     {"peer_named_like_gateway",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw1, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw1, endpoint: 10.0.0.2, transport: plain, security: none}
 )",
      "test.yaml:3:12: peers[0].name: a peer cannot have the gateway's own name 'gw1'"},
     {"route_via_unknown",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
-  - {name: gw3, endpoint: 10.0.0.3, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
+  - {name: gw3, endpoint: 10.0.0.3, transport: plain, security: none}
 routes:
   - {prefix: 10.2.0.0/24, via: gw4}
 )",
@@ -97,7 +99,7 @@ routes:
     {"route_duplicate",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
 routes:
   - {prefix: 10.2.0.0/24, via: gw2}
   - {prefix: 10.2.0.0/24, via: gw2}
@@ -106,7 +108,7 @@ routes:
     {"route_bad_prefix",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
 routes:
   - {prefix: 10.2.0.0/33, via: gw2}
 )",
@@ -114,33 +116,33 @@ routes:
     {"endpoint_hostname",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: gw2.example.org, transport: plain}
+  - {name: gw2, endpoint: gw2.example.org, transport: plain, security: none}
 )",
      "test.yaml:3:27: peers[0].endpoint: expected an IP address with an optional port (10.0.0.2, 10.0.0.2:5501, [fd00::2]:5501), got 'gw2.example.org'"},
     {"endpoint_port_range",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: "10.0.0.2:70000", transport: plain}
+  - {name: gw2, endpoint: "10.0.0.2:70000", transport: plain, security: none}
 )",
      "test.yaml:3:27: peers[0].endpoint: expected a port in 1..65535 after the address, got '70000'"},
     {"endpoint_unspecified",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 0.0.0.0, transport: plain}
+  - {name: gw2, endpoint: 0.0.0.0, transport: plain, security: none}
 )",
      "test.yaml:3:27: peers[0].endpoint: expected a unicast address, got '0.0.0.0'"},
     {"endpoint_multicast",
      R"(gateway: {name: gw1}
 listen: {address: "::"}
 peers:
-  - {name: gw2, endpoint: "[ff02::1]:5500", transport: plain}
+  - {name: gw2, endpoint: "[ff02::1]:5500", transport: plain, security: none}
 )",
      "test.yaml:4:27: peers[0].endpoint: expected a unicast address, got '[ff02::1]:5500'"},
     {"endpoint_duplicate",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
-  - {name: gw3, endpoint: "10.0.0.2:5500", transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
+  - {name: gw3, endpoint: "10.0.0.2:5500", transport: plain, security: none}
 )",
      "test.yaml:4:27: peers[1].endpoint: endpoint 10.0.0.2:5500 with transport plain is already peer 'gw2'"},
     {"mtu_too_small",
@@ -178,137 +180,152 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {rto_min_ms: -5}
 )",
-     "test.yaml:6:25: peers[0].tcpnc.rto_min_ms: expected an integer in 1..60000, got '-5'"},
+     "test.yaml:7:25: peers[0].tcpnc.rto_min_ms: expected an integer in 1..60000, got '-5'"},
     {"fractional_number",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {cwnd_max_packets: 1.5}
 )",
-     "test.yaml:6:31: peers[0].tcpnc.cwnd_max_packets: expected an integer in 0..100000, got '1.5'"},
+     "test.yaml:7:31: peers[0].tcpnc.cwnd_max_packets: expected an integer in 0..100000, got '1.5'"},
     {"overflow_number",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {seed: 18446744073709551616}
 )",
-     "test.yaml:6:19: peers[0].tcpnc.seed: expected an integer in 0..18446744073709551615, got 18446744073709551616 (too large)"},
+     "test.yaml:7:19: peers[0].tcpnc.seed: expected an integer in 0..18446744073709551615, got 18446744073709551616 (too large)"},
     {"n_min_above_n_max",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc:
       n_min: 40
       n_max: 20
 )",
-     "test.yaml:8:14: peers[0].tcpnc.n_max: n_min (40) must not exceed n_max (20)"},
+     "test.yaml:9:14: peers[0].tcpnc.n_max: n_min (40) must not exceed n_max (20)"},
     {"fixed_n_without_k",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {fixed_n: 8}
 )",
-     "test.yaml:6:22: peers[0].tcpnc.fixed_n: fixed_k must be set too (set both to disable adaptation, or neither)"},
+     "test.yaml:7:22: peers[0].tcpnc.fixed_n: fixed_k must be set too (set both to disable adaptation, or neither)"},
     {"probability_out_of_range",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {retransmission_target: 1}
 )",
-     "test.yaml:6:36: peers[0].tcpnc.retransmission_target: expected a number in (0, 1), got 1"},
+     "test.yaml:7:36: peers[0].tcpnc.retransmission_target: expected a number in (0, 1), got 1"},
     {"r_max_below_one",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {r_max: 0.5}
 )",
-     "test.yaml:6:20: peers[0].tcpnc.r_max: expected a number in [1, 16], got 0.5"},
+     "test.yaml:7:20: peers[0].tcpnc.r_max: expected a number in [1, 16], got 0.5"},
     {"cwnd_max_one",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {cwnd_max_packets: 1}
 )",
-     "test.yaml:6:31: peers[0].tcpnc.cwnd_max_packets: expected 0 (automatic) or an integer in 2..100000, got 1"},
+     "test.yaml:7:31: peers[0].tcpnc.cwnd_max_packets: expected 0 (automatic) or an integer in 2..100000, got 1"},
     {"congestion_control_unknown",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {congestion_control: vegas}
 )",
-     "test.yaml:6:33: peers[0].tcpnc.congestion_control: expected one of newreno, cubic, bbr, got 'vegas'"},
+     "test.yaml:7:33: peers[0].tcpnc.congestion_control: expected one of newreno, cubic, bbr, got 'vegas'"},
     {"settings_block_mismatch",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     udt: {mss: 1400}
 )",
-     "test.yaml:6:10: peers[0].udt: settings for transport udt, but this peer's transport is tcpnc"},
+     "test.yaml:7:10: peers[0].udt: settings for transport udt, but this peer's transport is tcpnc"},
     {"udt_mss_bounds",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {mss: 60}
 )",
-     "test.yaml:6:16: peers[0].udt.mss: expected 'auto' or an integer in 76..9000, got 60"},
+     "test.yaml:7:16: peers[0].udt.mss: expected 'auto' or an integer in 76..9000, got 60"},
     {"udt_channels",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {channels: 65}
 )",
-     "test.yaml:6:21: peers[0].udt.channels: expected an integer in 0..64, got 65"},
+     "test.yaml:7:21: peers[0].udt.channels: expected an integer in 0..64, got 65"},
     {"udt_congestion_control",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {congestion_control: bbr}
 )",
-     "test.yaml:6:31: peers[0].udt.congestion_control: expected one of udt4, paudt, got 'bbr'"},
+     "test.yaml:7:31: peers[0].udt.congestion_control: expected one of udt4, paudt, got 'bbr'"},
     {"udt_initial_window_over_flight_flag",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {flight_flag_size: 40, initial_window: 64}
 )",
-     "test.yaml:6:49: peers[0].udt.initial_window: initial_window 64 exceeds flight_flag_size (40)"},
+     "test.yaml:7:49: peers[0].udt.initial_window: initial_window 64 exceeds flight_flag_size (40)"},
     {"udt_rendezvous_bool",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {rendezvous: yes}
 )",
-     "test.yaml:6:23: peers[0].udt.rendezvous: expected true or false, got 'yes'"},
+     "test.yaml:7:23: peers[0].udt.rendezvous: expected true or false, got 'yes'"},
     {"logging_level",
      R"(gateway: {name: gw1}
 logging: {level: verbose}
@@ -358,13 +375,14 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {keepalive_ms: 5000, dead_peer_ms: 5000}
 )",
-     "test.yaml:6:47: peers[0].tcpnc.dead_peer_ms: dead_peer_ms (5000) must exceed keepalive_ms (5000)"},
+     "test.yaml:7:47: peers[0].tcpnc.dead_peer_ms: dead_peer_ms (5000) must exceed keepalive_ms (5000)"},
     {"route_missing_via",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
 routes:
   - prefix: 10.2.0.0/24
 )",
@@ -378,7 +396,7 @@ routes:
     {"route_unknown_key",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
 routes:
   - {prefix: 10.2.0.0/24, vai: gw2}
 )",
@@ -394,27 +412,30 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {cwnd_max_packets: 300, sending_buffer_packets: 100}
 )",
-     "test.yaml:6:60: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (100) must be 0 or at least cwnd_max_packets (300)"},
+     "test.yaml:7:60: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (100) must be 0 or at least cwnd_max_packets (300)"},
     {"n_max_above_coding_window",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {n_max: 65}
 )",
-     "test.yaml:6:20: peers[0].tcpnc.n_max: expected an integer in 1..64, got 65"},
+     "test.yaml:7:20: peers[0].tcpnc.n_max: expected an integer in 1..64, got 65"},
     {"fixed_n_outside_bounds",
      R"(gateway: {name: gw1}
 peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {n_max: 32, fixed_n: 40, fixed_k: 4}
 )",
-     "test.yaml:6:33: peers[0].tcpnc.fixed_n: expected an integer in n_min..n_max (4..32), got 40"},
+     "test.yaml:7:33: peers[0].tcpnc.fixed_n: expected an integer in n_min..n_max (4..32), got 40"},
     {"peer_element_null",
      R"(gateway: {name: gw1}
 peers:
@@ -427,13 +448,14 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: plain
+    security: none
     plain: {session_id: 0x10}
 )",
-     "test.yaml:6:25: peers[0].plain.session_id: expected an integer in 0..4294967295, got '0x10'"},
+     "test.yaml:7:25: peers[0].plain.session_id: expected an integer in 0..4294967295, got '0x10'"},
     {"endpoint_v4_in_brackets",
      R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: "[10.0.0.2]:5500", transport: plain}
+  - {name: gw2, endpoint: "[10.0.0.2]:5500", transport: plain, security: none}
 )",
      "test.yaml:3:27: peers[0].endpoint: expected an IP address with an optional port (10.0.0.2, 10.0.0.2:5501, [fd00::2]:5501), got '[10.0.0.2]:5500'"},
     {"duplicate_tun_address",

@@ -32,10 +32,10 @@ TEST(config_good, EndpointPortDefaultsToTheTransportsPort) {
   const GatewayConfig c = load_ok(R"(
 gateway: {name: gw1}
 peers:
-  - {name: a, endpoint: 10.0.0.2, transport: plain}
-  - {name: b, endpoint: 10.0.0.2, transport: tcpnc}
-  - {name: c, endpoint: 10.0.0.2, transport: udt}
-  - {name: d, endpoint: "10.0.0.2:7000", transport: udt}
+  - {name: a, endpoint: 10.0.0.2, transport: plain, security: none}
+  - {name: b, endpoint: 10.0.0.2, transport: tcpnc, security: none}
+  - {name: c, endpoint: 10.0.0.2, transport: udt, security: none}
+  - {name: d, endpoint: "10.0.0.2:7000", transport: udt, security: none}
 )");
   ASSERT_EQ(c.peers.size(), 4u);
   EXPECT_EQ(c.peers[0].endpoint_port, 5500);
@@ -50,9 +50,9 @@ TEST(config_good, Ipv6EndpointsAreCanonicalWithDualStackListen) {
 gateway: {name: gw1}
 listen: {address: "::"}
 peers:
-  - {name: a, endpoint: "[FD00:0::2]:6000", transport: plain}
-  - {name: b, endpoint: "fd00::3", transport: plain}
-  - {name: c, endpoint: 192.0.2.1, transport: plain}
+  - {name: a, endpoint: "[FD00:0::2]:6000", transport: plain, security: none}
+  - {name: b, endpoint: "fd00::3", transport: plain, security: none}
+  - {name: c, endpoint: 192.0.2.1, transport: plain, security: none}
 )");
   ASSERT_EQ(c.peers.size(), 3u);
   EXPECT_EQ(c.peers[0].endpoint_host, "fd00::2");
@@ -69,6 +69,7 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc:
       congestion_control: cubic
       cwnd_max_packets: 300
@@ -113,11 +114,13 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: udt
+    security: none
     udt: {mss: 1400, flight_flag_size: 1000, send_buffer_packets: 64, recv_buffer_packets: 128,
           rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 32, seed: 7}
   - name: gw3
     endpoint: 10.0.0.3
     transport: plain
+    security: none
     plain: {session_id: 4294967295}
 )");
   ASSERT_EQ(c.peers.size(), 2u);
@@ -154,7 +157,7 @@ gateway: {name: gw-1_a, control_socket: /tmp/gw.sock}
 tun: {name: tun.x, mtu: 1300, underlay_mtu: 1400, addresses: [10.99.0.1/30, "fd00::1/64"], on_exit: keep}
 listen: {address: 10.0.0.1, plain_port: 1, tcpnc_port: 65535, udt_port: 4000}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: plain}
+  - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
 routes:
   - {prefix: 10.2.0.0/24, via: gw2}
   - {prefix: 10.2.0.0/16, via: gw2}

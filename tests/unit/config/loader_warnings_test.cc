@@ -15,7 +15,7 @@ namespace ncgw::config {
 namespace {
 
 // A gateway with one tcpnc peer whose `tcpnc:` block holds `settings` (one key a line, indented
-// by 6 spaces, from line 7 on) and, unless `settings` sets it, cwnd_max_packets 200 after them (the
+// by 6 spaces, from line 8 on) and, unless `settings` sets it, cwnd_max_packets 200 after them (the
 // warnings concern a fixed window; the automatic default has none); loaded as "test.yaml".
 // Returns the formatted warnings.
 std::vector<std::string> warnings_for(const std::string& settings) {
@@ -23,7 +23,7 @@ std::vector<std::string> warnings_for(const std::string& settings) {
                            "peers:\n"
                            "  - name: gw2\n"
                            "    endpoint: 10.0.0.2\n"
-                           "    transport: tcpnc\n"
+                           "    transport: tcpnc\n    security: none\n"
                            "    tcpnc:\n" +
                            settings +
                            (settings.find("cwnd_max_packets") == std::string::npos ? "      cwnd_max_packets: 200\n" : "");
@@ -43,7 +43,7 @@ using Lines = std::vector<std::string>;
 TEST(config_warnings, LinkBufferBelowRmaxTimesCwndMax) {
   // r_max 2.0 and cwnd_max_packets 200 by default: the paper's link buffer is 400.
   EXPECT_EQ(warnings_for("      link_buffer_packets: 3\n"),
-            Lines{"test.yaml:7:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (3) is "
+            Lines{"test.yaml:8:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (3) is "
                   "below ceil(r_max x cwnd_max_packets) (400): a full window at the largest redundancy does "
                   "not fit (paper 002 section 2.2); 0 selects 400"});
 }
@@ -53,7 +53,7 @@ TEST(config_warnings, LinkBufferThresholdIsTheCeiling) {
   const std::string head = "      cwnd_max_packets: 63\n      r_max: 1.5\n";
   EXPECT_EQ(warnings_for(head + "      link_buffer_packets: 95\n"), Lines{});
   EXPECT_EQ(warnings_for(head + "      link_buffer_packets: 94\n"),
-            Lines{"test.yaml:9:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (94) is "
+            Lines{"test.yaml:10:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (94) is "
                   "below ceil(r_max x cwnd_max_packets) (95): a full window at the largest redundancy does "
                   "not fit (paper 002 section 2.2); 0 selects 95"});
 }
@@ -64,20 +64,20 @@ TEST(config_warnings, PaperValuesWarnOnlyWithNcgwsLargerDefaultRmax) {
                             "      sending_buffer_packets: 163\n";
   EXPECT_EQ(warnings_for(paper + "      r_max: 1.5\n"), Lines{});
   EXPECT_EQ(warnings_for(paper),
-            Lines{"test.yaml:8:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (100) is "
+            Lines{"test.yaml:9:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (100) is "
                   "below ceil(r_max x cwnd_max_packets) (126): a full window at the largest redundancy does "
                   "not fit (paper 002 section 2.2); 0 selects 126"});
 }
 
 TEST(config_warnings, SendingBufferBelowCwndMaxPlusLinkBuffer) {
   EXPECT_EQ(warnings_for("      sending_buffer_packets: 300\n"),
-            Lines{"test.yaml:7:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (300) "
+            Lines{"test.yaml:8:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (300) "
                   "is below cwnd_max_packets + link buffer (200 + 400 = 600, paper 002 section 2.2); 0 selects "
                   "600"});
   // The link buffer as set counts, not the default: 200 + 500 = 700.
   EXPECT_EQ(warnings_for("      link_buffer_packets: 500\n      sending_buffer_packets: 700\n"), Lines{});
   EXPECT_EQ(warnings_for("      link_buffer_packets: 500\n      sending_buffer_packets: 699\n"),
-            Lines{"test.yaml:8:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (699) "
+            Lines{"test.yaml:9:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (699) "
                   "is below cwnd_max_packets + link buffer (200 + 500 = 700, paper 002 section 2.2); 0 selects "
                   "700"});
 }
@@ -85,10 +85,10 @@ TEST(config_warnings, SendingBufferBelowCwndMaxPlusLinkBuffer) {
 TEST(config_warnings, BothInDocumentOrder) {
   EXPECT_EQ(warnings_for("      cwnd_max_packets: 10\n      link_buffer_packets: 3\n"
                          "      sending_buffer_packets: 12\n"),
-            (Lines{"test.yaml:8:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (3) is "
+            (Lines{"test.yaml:9:28: warning: peers[0].tcpnc.link_buffer_packets: link_buffer_packets (3) is "
                    "below ceil(r_max x cwnd_max_packets) (20): a full window at the largest redundancy does "
                    "not fit (paper 002 section 2.2); 0 selects 20",
-                   "test.yaml:9:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (12) "
+                   "test.yaml:10:31: warning: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets (12) "
                    "is below cwnd_max_packets + link buffer (10 + 3 = 13, paper 002 section 2.2); 0 selects 13"}));
 }
 
@@ -105,11 +105,12 @@ peers:
   - name: gw2
     endpoint: 10.0.0.2
     transport: tcpnc
+    security: none
     tcpnc: {link_buffer_packets: 3, sending_buffer_packets: 100, cwnd_max_packets: 200}
 )", "test.yaml", &warnings);
   const auto* error = std::get_if<ConfigError>(&result);
   ASSERT_NE(error, nullptr);
-  EXPECT_EQ(format_error(*error), "test.yaml:6:61: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets "
+  EXPECT_EQ(format_error(*error), "test.yaml:7:61: peers[0].tcpnc.sending_buffer_packets: sending_buffer_packets "
                                   "(100) must be 0 or at least cwnd_max_packets (200)");
   EXPECT_TRUE(warnings.empty());
 }
@@ -118,7 +119,7 @@ TEST(config_warnings, ClearedWhenALaterErrorRejectsTheFile) {
   std::vector<ConfigWarning> warnings{ConfigWarning{"stale.yaml", 1, 1, "", "stale"}};
   const LoadResult result = load_config_string(R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc, tcpnc: {link_buffer_packets: 3}}
+  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc, security: none, tcpnc: {link_buffer_packets: 3}}
 routes:
   - {prefix: 10.2.0.0/24, via: gw9}
 )", "test.yaml", &warnings);
@@ -130,14 +131,14 @@ TEST(config_warnings, SecondPeerAndFlowStyle) {
   std::vector<ConfigWarning> warnings{ConfigWarning{"stale.yaml", 1, 1, "", "stale"}};
   const LoadResult result = load_config_string(R"(gateway: {name: gw1}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc}
-  - {name: gw3, endpoint: 10.0.0.3, transport: tcpnc, tcpnc: {link_buffer_packets: 3, cwnd_max_packets: 200}}
+  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc, security: none}
+  - {name: gw3, endpoint: 10.0.0.3, transport: tcpnc, security: none, tcpnc: {link_buffer_packets: 3, cwnd_max_packets: 200}}
 )", "test.yaml", &warnings);
   ASSERT_TRUE(std::holds_alternative<GatewayConfig>(result));
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_EQ(warnings[0].file, "test.yaml");
   EXPECT_EQ(warnings[0].line, 4);
-  EXPECT_EQ(warnings[0].column, 84);
+  EXPECT_EQ(warnings[0].column, 100);
   EXPECT_EQ(warnings[0].key_path, "peers[1].tcpnc.link_buffer_packets");
 }
 
@@ -146,7 +147,7 @@ TEST(config_warnings, FileLoaderReportsThePath) {
       std::filesystem::temp_directory_path() / ("ncgw-warn-" + std::to_string(::getpid()) + ".yaml");
   {
     std::ofstream out(path);
-    out << "gateway: {name: gw1}\npeers:\n  - name: gw2\n    endpoint: 10.0.0.2\n    transport: tcpnc\n"
+    out << "gateway: {name: gw1}\npeers:\n  - name: gw2\n    endpoint: 10.0.0.2\n    transport: tcpnc\n    security: none\n"
            "    tcpnc: {link_buffer_packets: 3, cwnd_max_packets: 200}\n";
   }
   std::vector<ConfigWarning> warnings;
@@ -154,7 +155,7 @@ TEST(config_warnings, FileLoaderReportsThePath) {
   std::filesystem::remove(path);
   ASSERT_TRUE(std::holds_alternative<GatewayConfig>(result));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(format_warning(warnings[0]).substr(0, path.string().size() + 15), path.string() + ":6:34: warning:");
+  EXPECT_EQ(format_warning(warnings[0]).substr(0, path.string().size() + 15), path.string() + ":7:34: warning:");
 }
 
 TEST(config_warnings, FormatWithoutPositionOrKey) {

@@ -48,6 +48,7 @@ peers:
   - name: p1
     endpoint: "[fd00::2]:7000"
     transport: tcpnc
+    security: none
     tcpnc: {congestion_control: cubic, cwnd_max_packets: 17, link_buffer_packets: 20,
             sending_buffer_packets: 40, n_min: 3, n_max: 9, k_max: 5, r_max: 1.1,
             retransmission_target: 0.1, fixed_n: 4, fixed_k: 2, rto_min_ms: 7, keepalive_ms: 8,
@@ -55,9 +56,10 @@ peers:
   - name: p2
     endpoint: 10.0.0.3
     transport: udt
+    security: none
     udt: {mss: 1200, flight_flag_size: 33, send_buffer_packets: 34, recv_buffer_packets: 35,
           rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 20, seed: 0}
-  - {name: p3, endpoint: 10.0.0.4:1, transport: plain, plain: {session_id: 99}}
+  - {name: p3, endpoint: 10.0.0.4:1, transport: plain, security: none, plain: {session_id: 99}}
 routes:
   - {prefix: "fd00:5::/48", via: p1}
   - {prefix: 10.5.0.0/16, via: p2}
@@ -76,7 +78,7 @@ TEST(config_round_trip, EmptyListsAndAutoMtu) {
 
 TEST(config_round_trip, NormalisedTextWritesDefaults) {
   const GatewayConfig c = must_load(load_config_string(
-      "gateway: {name: gw1}\npeers:\n  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc}\n", "t.yaml"));
+      "gateway: {name: gw1}\npeers:\n  - {name: gw2, endpoint: 10.0.0.2, transport: tcpnc, security: none}\n", "t.yaml"));
   const std::string text = to_yaml(c);
   for (const char* line : {"control_socket: /run/ncgw/gw1.sock", "endpoint: 10.0.0.2:5501",
                            "cwnd_max_packets: 0", "congestion_control: bbr", "retransmission_target: 0.25", "r_max: 2.0",
@@ -93,6 +95,7 @@ TEST(config_round_trip, HandBuiltConfigGetsItsDefaultsWritten) {
   peer.name = "gw2";
   peer.endpoint_host = "10.0.0.2";
   peer.transport = TransportKind::udt;
+  peer.security = Security::none;
   c.peers.push_back(peer);
   const GatewayConfig loaded = must_load(load_config_string(to_yaml(c), "t.yaml"));
   ASSERT_EQ(loaded.peers.size(), 1u);

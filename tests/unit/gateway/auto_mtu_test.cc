@@ -11,11 +11,13 @@ namespace ncgw::gateway {
 namespace {
 
 // The auto MTU of a gateway with one peer at `endpoint` over `transport`, underlay MTU `underlay`.
-std::uint32_t auto_mtu(const std::string& transport, const std::string& endpoint, int underlay) {
-  const std::string yaml = "gateway: {name: gw1}\ntun: {underlay_mtu: " + std::to_string(underlay) +
+// `security` is the peer's security keys in flow style (default: a plaintext peer).
+std::uint32_t auto_mtu(const std::string& transport, const std::string& endpoint, int underlay,
+                       const std::string& security = "security: none") {
+  const std::string yaml = "gateway: {name: gw1, private_key_file: /unused}\ntun: {underlay_mtu: " + std::to_string(underlay) +
                            "}\nlisten: {address: \"" + (endpoint[0] == 'f' ? "::" : "0.0.0.0") +
                            "\"}\npeers:\n  - {name: gw2, endpoint: \"" + endpoint + "\", transport: " +
-                           transport + "}\n";
+                           transport + ", " + security + "}\n";
   auto result = config::load_config_string(yaml, "t.yaml");
   const auto* cfg = std::get_if<config::GatewayConfig>(&result);
   if (!cfg) ADD_FAILURE() << config::format_error(std::get<config::ConfigError>(result));
@@ -38,6 +40,15 @@ TEST(AutoMtu, Ipv6UnderlayCostsTwentyMore) {
 TEST(AutoMtu, CodedTransportsCarryTheirOwnHeaders) {
   EXPECT_EQ(auto_mtu("udt", "192.0.2.2", 1500), 1456u);   // docs/traps.md: MSS - 28 - 16
   EXPECT_LT(auto_mtu("tcpnc", "192.0.2.2", 1500), 1460u);
+}
+
+TEST(AutoMtu, SecuredPeersPayTheRecordOverhead) {
+  const std::string key = "public_key: \"u2bqPPUu9/vRQ486VtisYrnvmPgslwx8iNBxtyx8Rn0=\"";
+  for (const char* t : {"plain", "tcpnc", "udt"}) {
+    for (const char* host : {"192.0.2.2", "fd00::2"}) {
+      EXPECT_EQ(auto_mtu(t, host, 1500, key) + 32, auto_mtu(t, host, 1500)) << t << " " << host;
+    }
+  }
 }
 
 }  // namespace

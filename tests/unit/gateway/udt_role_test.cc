@@ -68,7 +68,7 @@ TEST(UdtRole, WildcardListenUsesTheRoutedSourceAddress) {
 TEST(UdtRole, ConfigRoleAndOlderRendezvousSpelling) {
   auto load = [](const std::string& udt) {
     return config::load_config_string("gateway: {name: gw1}\npeers:\n  - {name: gw2, endpoint: 10.0.0.2, "
-                                      "transport: udt, udt: " + udt + "}\n", "t.yaml");
+                                      "transport: udt, security: none, udt: " + udt + "}\n", "t.yaml");
   };
   const auto ok = load("{role: listener}");
   ASSERT_TRUE(std::holds_alternative<config::GatewayConfig>(ok));
@@ -79,7 +79,7 @@ TEST(UdtRole, ConfigRoleAndOlderRendezvousSpelling) {
   const auto bad = load("{rendezvous: true, role: caller}");
   ASSERT_TRUE(std::holds_alternative<config::ConfigError>(bad));
   EXPECT_EQ(config::format_error(std::get<config::ConfigError>(bad)),
-            "t.yaml:3:83: peers[0].udt.role: role caller contradicts rendezvous: true (say role: rendezvous)");
+            "t.yaml:3:99: peers[0].udt.role: role caller contradicts rendezvous: true (say role: rendezvous)");
   const auto unknown = load("{role: server}");
   ASSERT_TRUE(std::holds_alternative<config::ConfigError>(unknown));
 }

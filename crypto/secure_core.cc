@@ -1,0 +1,87 @@
+#include "crypto/secure_core.h"
+
+#include "transports/common/earliest.h"
+
+namespace ncgw::crypto {
+
+using transport::TimePoint;
+
+// Largest datagram the secure layer opens (a UDP payload).
+constexpr std::size_t kMaxRecord = 65536;
+
+SecureCore::SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings)
+    : inner_(std::move(inner)), session_(std::move(settings)), scratch_(kMaxRecord) {}
+
+void SecureCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) {
+  last_now_ = now;
+  const auto payload = session_.receive(bytes, now, scratch_);
+  if (payload && !payload->empty()) inner_->on_datagram(*payload, now);
+}
+
+void SecureCore::on_timeout(TimePoint now) {
+  last_now_ = now;
+  session_.on_timeout(now);
+  const auto inner_deadline = inner_->next_deadline();
+  if (inner_deadline && *inner_deadline <= now) inner_->on_timeout(now);
+}
+
+transport::SendResult SecureCore::send(std::span<const std::uint8_t> ip_packet, TimePoint now) {
+  return inner_->send(ip_packet, now);
+}
+
+std::optional<std::size_t> SecureCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
+  last_now_ = now;
+  if (auto n = session_.poll_control(out, now)) return n;
+  if (!session_.can_send(now)) {
+    // No key yet: what the inner core sends now is lost (its own recovery resends it).
+    while (inner_->poll_transmit(scratch_, now)) session_.count_tx_no_session();
+    return std::nullopt;
+  }
+  if (out.size() <= wire::kRecordOverhead) return std::nullopt;
+  const auto n = inner_->poll_transmit(out.subspan(wire::kDataHeaderSize, out.size() - wire::kRecordOverhead), now);
+  if (!n) return std::nullopt;
+  return session_.seal(out, *n, now);
+}
+
+std::optional<std::size_t> SecureCore::poll_deliver(std::span<std::uint8_t> out) { return inner_->poll_deliver(out); }
+
+std::optional<TimePoint> SecureCore::next_deadline() const {
+  transport::Earliest e;
+  e.offer(inner_->next_deadline());
+  e.offer(session_.next_deadline());
+  return e.get();
+}
+
+std::size_t SecureCore::max_payload() const { return inner_->max_payload(); }
+
+std::vector<transport::StatEntry> SecureCore::stats() const {
+  std::vector<transport::StatEntry> s = inner_->stats();
+  const SessionCounters& c = session_.counters();
+  const auto age = session_.key_age(last_now_);
+  auto add = [&](const char* name, double v) { s.push_back({name, v}); };
+  add("sec_handshake_age_s", age ? std::chrono::duration<double>(*age).count() : -1);
+  add("sec_key_epoch", static_cast<double>(session_.key_epoch()));
+  add("sec_rx_records", c.rx_records);
+  add("sec_tx_records", c.tx_records);
+  add("sec_handshakes_initiated", c.handshakes_initiated);
+  add("sec_handshakes_answered", c.handshakes_answered);
+  add("sec_handshakes_completed", c.handshakes_completed);
+  add("sec_handshakes_crossed", c.handshakes_crossed);
+  add("sec_cookie_replies_sent", c.cookie_replies_sent);
+  add("sec_cookies_received", c.cookies_received);
+  add("sec_drop_malformed", c.drop_malformed);
+  add("sec_drop_bad_tag", c.drop_bad_tag);
+  add("sec_drop_replay", c.drop_replay);
+  add("sec_drop_unknown_key", c.drop_unknown_key);
+  add("sec_drop_bad_mac1", c.drop_bad_mac1);
+  add("sec_drop_cookie_needed", c.drop_cookie_needed);
+  add("sec_drop_rate_limited", c.drop_rate_limited);
+  add("sec_drop_handshake_invalid", c.drop_handshake_invalid);
+  add("sec_drop_wrong_peer", c.drop_wrong_peer);
+  add("sec_drop_stale_timestamp", c.drop_stale_timestamp);
+  add("sec_drop_bad_cookie", c.drop_bad_cookie);
+  add("sec_tx_no_session", c.tx_no_session);
+  return s;
+}
+
+}  // namespace ncgw::crypto

@@ -1,0 +1,38 @@
+// A transport core wrapped in the secure layer: every datagram the inner core emits leaves as an
+// AEAD record, and every datagram that arrives must authenticate (and pass the replay window)
+// before the inner core's parser sees a byte of it. Handshakes, cookies and keep-alive records
+// interleave with the inner core's datagrams. Sans-I/O like the cores it wraps.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "crypto/session.h"
+#include "transports/common/core.h"
+
+namespace ncgw::crypto {
+
+// The inner core must be built for datagrams kRecordOverhead bytes smaller than the underlay's.
+class SecureCore final : public transport::Core {
+ public:
+  SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings);
+
+  void on_datagram(std::span<const std::uint8_t> bytes, transport::TimePoint now) override;
+  void on_timeout(transport::TimePoint now) override;
+  transport::SendResult send(std::span<const std::uint8_t> ip_packet, transport::TimePoint now) override;
+  std::optional<std::size_t> poll_transmit(std::span<std::uint8_t> out, transport::TimePoint now) override;
+  std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out) override;
+  std::optional<transport::TimePoint> next_deadline() const override;
+  std::size_t max_payload() const override;
+  std::vector<transport::StatEntry> stats() const override;
+
+  const Session& session() const { return session_; }
+  const transport::Core& inner() const { return *inner_; }
+
+ private:
+  std::unique_ptr<transport::Core> inner_;
+  Session session_;
+  std::vector<std::uint8_t> scratch_;   // opened records, and datagrams dropped without a key
+  transport::TimePoint last_now_{};     // for the key age in stats()
+};
+
+}  // namespace ncgw::crypto

@@ -1,0 +1,53 @@
+// Checks that the secure layer's hot path does not allocate: two secured plain cores exchange
+// packets while a global operator new counts allocations, across several rekeys. Stats() may
+// allocate and is not called.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#include "core_pair.h"
+
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<std::uint64_t> g_allocations{0};
+}  // namespace
+
+void* operator new(std::size_t n) {
+  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace ncgw::crypto {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(SecureAlloc, SteadyStateAndRekeysAllocateNothing) {
+  test::CorePair p;
+  const auto pkt = test::ip_packet(1200, 9);
+  for (int i = 0; i < 100; ++i) {
+    p.now += 1ms;
+    (void)p.a->send(pkt, p.now);
+    p.step();
+  }
+  const auto epoch = p.a->session().key_epoch();
+  g_counting = true;
+  for (int i = 0; i < 300'000; ++i) {   // 300 s: two rekeys at 120 s
+    p.now += 1ms;
+    (void)p.a->send(pkt, p.now);
+    (void)p.b->send(pkt, p.now);
+    p.step();
+  }
+  g_counting = false;
+  EXPECT_EQ(g_allocations.load(), 0u);
+  EXPECT_GE(p.a->session().key_epoch(), epoch + 2);
+  EXPECT_GE(p.delivered_b, 299'000u);
+}
+
+}  // namespace
+}  // namespace ncgw::crypto
