@@ -101,11 +101,9 @@ Peer read_peer(const Node& node, const GatewayConfig& config) {
   for (const auto& [word, kind] : kTransportNames) read_settings(node, kind, config, peer);
   read_security(node, config, peer);
   if (peer.transport == TransportKind::udt && peer.udt.mss_auto) {
-    peer.udt.mss = std::min(peer.udt.mss, config.tun.underlay_mtu);  // also without a udt block
-  } else if (peer.transport == TransportKind::udt && peer.udt.mss > config.tun.underlay_mtu) {
-    // Only the default mss can get here (a written one is checked in read_udt).
-    node.require("transport").fail("the default udt.mss (1500) exceeds tun.underlay_mtu (" +
-                                   std::to_string(config.tun.underlay_mtu) + "); set udt.mss");
+    // auto (the default) never exceeds the underlay, also without a udt block; a written number
+    // is checked against it in read_udt.
+    peer.udt.mss = std::min(peer.udt.mss, config.tun.underlay_mtu);
   }
   return peer;
 }

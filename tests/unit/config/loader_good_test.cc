@@ -142,9 +142,10 @@ TEST(config_good, UdtMssIsAutoByDefaultAndNeverAboveTheUnderlay) {
 gateway: {name: gw1}
 tun: {underlay_mtu: 1400}
 peers:
-  - {name: gw2, endpoint: 10.0.0.2, transport: udt}
-  - {name: gw3, endpoint: 10.0.0.3, transport: udt, udt: {mss: 1200}}
+  - {name: gw2, endpoint: 10.0.0.2, transport: udt, security: none}
+  - {name: gw3, endpoint: 10.0.0.3, transport: udt, security: none, udt: {mss: 1200}}
 )");
+  ASSERT_EQ(c.peers.size(), 2u);
   EXPECT_TRUE(c.peers[0].udt.mss_auto);
   EXPECT_EQ(c.peers[0].udt.mss, 1400u);   // bound for auto: the path MTU is read at start
   EXPECT_FALSE(c.peers[1].udt.mss_auto);
