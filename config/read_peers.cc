@@ -52,8 +52,8 @@ void read_settings(const Node& peer_node, TransportKind kind, const GatewayConfi
 
 // One element of `peers`.
 Peer read_peer(const Node& node, const GatewayConfig& config) {
-  static constexpr std::array<std::string_view, 6> keys{"name", "endpoint", "transport",
-                                                        "plain", "tcpnc", "udt"};
+  static constexpr std::array<std::string_view, 7> keys{"name", "endpoint", "transport",
+                                                        "plain", "tcpnc", "udt", "fudp"};
   node.check_keys(keys);
   Peer peer;
   const Node name = node.require("name");
@@ -66,6 +66,8 @@ Peer read_peer(const Node& node, const GatewayConfig& config) {
   peer.transport = read_choice<TransportKind>(node.require("transport"), kTransportNames);
   read_endpoint(endpoint, config.listen, peer);
   for (const auto& [word, kind] : kTransportNames) read_settings(node, kind, config, peer);
+  peer.fudp = config.fudp;
+  if (const auto n = node.find("fudp")) peer.fudp = read_fudp(*n, config.fudp);
   if (peer.transport == TransportKind::udt && peer.udt.mss > config.tun.underlay_mtu) {
     // Only the default mss can get here (a written one is checked in read_udt).
     node.require("transport").fail("the default udt.mss (1500) exceeds tun.underlay_mtu (" +
