@@ -98,7 +98,7 @@ std::string render_fudp_table(const json& f, std::size_t top) {
       f.at("dropped_packets").get<std::uint64_t>(), r.at("tcp_flows").get<std::uint64_t>(),
       r.at("udp_flows").get<std::uint64_t>(), rate(r.at("tcp_predicted_bps")), rate(r.at("tcp_deviation_bps")),
       rate(r.at("band_low_bps")), rate(r.at("band_high_bps")), rate(r.at("udp_average_bps")),
-      rate(r.at("available_bps")), r.at("available_from_tunnel").get<bool>() ? " (tunnel estimate)" : " (eq. 3)",
+      rate(r.at("available_bps")), r.at("available_from_tunnel").get<bool>() ? " (eq. 3, tunnel estimate as cap)" : " (eq. 3)",
       r.at("reallocated").get<bool>() ? ", reallocated" : "");
   out += fmt::format("    {:<5} {:<52} {:>16} {:>16} {:>10}\n", "class", "flow", "rate", "allocation", "dropped");
   std::size_t shown = 0;

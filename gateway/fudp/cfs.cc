@@ -101,9 +101,13 @@ void Cfs::on_period(TimePoint now, std::optional<double> tunnel_Bps) {
     if (f.cls == FlowClass::other) other += f.rate_Bps;
     if (f.cls == FlowClass::udp) udp_sum += f.passed_Bps;
   });
-  // Eq. 3 (UDP: what passed the buckets), or the tunnel's own estimate when it has one.
+  // Eq. 3 (UDP: what passed the buckets), capped by the tunnel's own estimate when it has one
+  // (a greedy flow's entrance rate is not what crossed). Without TCP flows eq. 3 would only
+  // repeat the last allocations, so the estimate alone is used.
   const double eq3 = report_.prediction.w + udp_sum;
-  report_.available_Bps = std::max(0.0, (report_.tunnel_estimate ? *tunnel_Bps : eq3) - other);
+  double bw = eq3;
+  if (report_.tunnel_estimate) bw = report_.tcp_flows ? std::min(eq3, *tunnel_Bps) : *tunnel_Bps;
+  report_.available_Bps = std::max(0.0, bw - other);
   if (report_.udp_flows == 0) {
     // nothing to allocate
   } else if (report_.tcp_flows == 0 && !report_.tunnel_estimate) {

@@ -25,7 +25,7 @@ struct PeriodReport {
   FairnessBand band;              // per TCP flow
   double udp_average_Bps = 0;     // W_a(f_U): mean UDP bandwidth that passed the buckets
   double available_Bps = 0;       // BW given to Algorithm 1
-  bool tunnel_estimate = false;   // BW came from the tunnel's own rate estimate
+  bool tunnel_estimate = false;   // the tunnel gave a rate estimate (it caps eq. 3)
   bool reallocated = false;       // Algorithm 1 ran (UDP average outside the band)
   std::uint64_t reallocations = 0;
 };

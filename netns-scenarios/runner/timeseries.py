@@ -40,14 +40,16 @@ def _ping_rtt(pings, t):
 
 def run_series(flows):
     """[{t, flows: {name: Mbit/s}, active: [...], total, jain, rtt_ms, power}] per second."""
-    sessions = [f for f in flows if f["type"] in ("tcp", "udp") and "error" not in f]
+    # A flow that failed (iperf3 starved out of its own control connection, say) counts as 0 in
+    # the seconds it was meant to send: leaving it out would flatter the fairness of that run.
+    sessions = [f for f in flows if f["type"] in ("tcp", "udp")]
     pings = [f for f in flows if f["type"] == "ping"]
     per = {f["name"]: _per_second(f.get("series")) for f in sessions}
     last = max((max(v) for v in per.values() if v), default=-1)
     rows = []
     for t in range(0, last + 1):
-        active = [f["name"] for f in sessions if _active(f, t) and t in per[f["name"]]]
-        rates = {n: per[n][t] for n in active}
+        active = [f["name"] for f in sessions if _active(f, t) and (t in per[f["name"]] or "error" in f)]
+        rates = {n: per[n].get(t, 0.0) for n in active}
         total = sum(rates.values())
         rtt = _ping_rtt(pings, t)
         rows.append({"t": t, "flows": rates, "active": active, "total": total,
@@ -75,7 +77,7 @@ def udp_window(flows, settle_s):
         return None
     start = max(f["started_at"] for f in udp)
     end = min(f["started_at"] + float(f["duration"]) for f in udp)
-    return int(math.ceil(start + settle_s)), int(math.floor(end)) - 1
+    return int(math.ceil(start + settle_s)), int(math.floor(end)) - 2  # iperf3's last second is ragged
 
 
 def window_goals(flows, rows, capacity_mbit, settle_s):

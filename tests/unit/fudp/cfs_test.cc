@@ -70,6 +70,23 @@ TEST(Cfs, Eq3WithoutATunnelEstimate) {
   EXPECT_DOUBLE_EQ(udp_flow(c).allocation_Bps, 2.5e6);  // min(4e6, 5e6 / 2)
 }
 
+TEST(Cfs, TunnelEstimateCapsEq3ButDoesNotRaiseIt) {
+  Cfs c(one_second(), time_from_ns(0));
+  feed(c, 0, 1, 4);
+  c.on_period(time_from_ns(1000 * kMs), 10e6);          // the tunnel could carry 10 MB/s
+  EXPECT_TRUE(c.report().tunnel_estimate);
+  EXPECT_DOUBLE_EQ(c.report().available_Bps, 5e6);      // eq. 3: W 1e6 + UDP 4e6 < 10e6
+  EXPECT_DOUBLE_EQ(udp_flow(c).allocation_Bps, 2.5e6);
+}
+
+TEST(Cfs, WithoutTcpTheTunnelEstimateIsShared) {
+  Cfs c(one_second(), time_from_ns(0));
+  feed(c, 0, 0, 4);
+  c.on_period(time_from_ns(1000 * kMs), 3e6);
+  EXPECT_DOUBLE_EQ(c.report().available_Bps, 3e6);
+  EXPECT_DOUBLE_EQ(udp_flow(c).allocation_Bps, 3e6);
+}
+
 TEST(Cfs, UdpInsideTheBandIsLeftAlone) {
   Cfs c(one_second(), time_from_ns(0));
   feed(c, 0, 1, 1);  // both 1 MB/s: band [1e6, 1e6] holds the UDP average
