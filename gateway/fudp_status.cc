@@ -44,6 +44,7 @@ json report_json(const fudp::PeriodReport& r) {
           {"tcp_flows", r.tcp_flows},
           {"udp_flows", r.udp_flows},
           {"other_flows", r.other_flows},
+          {"thin_tcp_flows", r.thin_tcp_flows},
           {"tcp_total_bps", r.tcp_sample_Bps * 8},
           {"tcp_predicted_bps", r.prediction.w * 8},
           {"tcp_deviation_bps", r.prediction.d * 8},

@@ -17,10 +17,17 @@ constexpr double kMinDepthBytes = 4500;
 constexpr double kDepthSeconds = 0.05;
 // Headroom of a flow whose allocation is its own demand (it is not held below what it sends).
 constexpr double kDemandHeadroom = 1.1;
+// A TCP flow whose packets average below this in a period carries no bulk data (pure ACKs of a
+// download the other way, an idle control connection): it is not elastic demand.
+constexpr std::uint64_t kThinTcpBytes = 256;
 
 double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 
 }  // namespace
+
+bool Cfs::bulk_tcp(const Flow& f) {
+  return f.cls == FlowClass::tcp && f.period_packets > 0 && f.period_bytes >= kThinTcpBytes * f.period_packets;
+}
 
 Cfs::Cfs(const Settings& settings, TimePoint now)
     : settings_(settings),
@@ -61,7 +68,7 @@ bool Cfs::on_packet(std::span<const std::uint8_t> packet, TimePoint now) {
 
 void Cfs::measure(TimePoint now) {
   report_.seconds = seconds(now - period_start_);
-  report_.tcp_flows = report_.udp_flows = report_.other_flows = 0;
+  report_.tcp_flows = report_.udp_flows = report_.other_flows = report_.thin_tcp_flows = 0;
   report_.tcp_sample_Bps = 0;
   double udp_passed = 0, bytes = 0, packets = 0;
   const Duration floor = period_ / 4;  // a flow seen for a moment is not given a huge rate
@@ -73,12 +80,14 @@ void Cfs::measure(TimePoint now) {
     bytes += static_cast<double>(f.period_bytes);
     packets += static_cast<double>(f.period_packets);
     if (f.period_packets == 0) return;
-    if (f.cls == FlowClass::tcp) {
+    if (bulk_tcp(f)) {
       ++report_.tcp_flows;
       report_.tcp_sample_Bps += f.rate_Bps;
     } else if (f.cls == FlowClass::udp) {
       ++report_.udp_flows;
       udp_passed += f.passed_Bps;
+    } else if (f.cls == FlowClass::tcp) {
+      ++report_.thin_tcp_flows;
     } else {
       ++report_.other_flows;
     }
@@ -98,7 +107,7 @@ void Cfs::on_period(TimePoint now, std::optional<double> tunnel_Bps) {
   double other = 0, udp_sum = 0;
   table_.for_each([&](const Flow& f) {
     if (f.period_packets == 0) return;
-    if (f.cls == FlowClass::other) other += f.rate_Bps;
+    if (f.cls == FlowClass::other || (f.cls == FlowClass::tcp && !bulk_tcp(f))) other += f.rate_Bps;
     if (f.cls == FlowClass::udp) udp_sum += f.passed_Bps;
   });
   // Eq. 3 (UDP: what passed the buckets), capped by the tunnel's own estimate when it has one
@@ -121,7 +130,7 @@ void Cfs::on_period(TimePoint now, std::optional<double> tunnel_Bps) {
 void Cfs::reallocate(double bw, TimePoint now) {
   members_.clear();
   table_.for_each([&](Flow& f) {
-    if (f.period_packets > 0 && f.cls != FlowClass::other) members_.push_back(&f);
+    if (f.period_packets > 0 && (f.cls == FlowClass::udp || bulk_tcp(f))) members_.push_back(&f);
   });
   const std::size_t n = members_.size();
   for (std::size_t i = 0; i < n; ++i) demands_[i] = {members_[i]->rate_Bps, members_[i]->cls == FlowClass::udp};

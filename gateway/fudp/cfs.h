@@ -20,6 +20,7 @@ struct PeriodReport {
   std::uint64_t periods = 0;      // periods completed
   double seconds = 0;             // length of the last period
   std::size_t tcp_flows = 0, udp_flows = 0, other_flows = 0;  // active in the last period
+  std::size_t thin_tcp_flows = 0;  // active TCP flows without bulk data (ACKs, control): like other
   double tcp_sample_Bps = 0;      // W(f_T): TCP total measured
   TcpPrediction prediction;       // W_{k+1}, D_{k+1}
   FairnessBand band;              // per TCP flow
@@ -67,6 +68,8 @@ class Cfs {
   void lift_limits();
   // Sets a UDP flow's allocation and its bucket.
   void allocate(Flow& f, double allocation, transport::TimePoint now);
+  // True for a TCP flow that carried bulk data this period (mean packet >= 256 bytes).
+  static bool bulk_tcp(const Flow& f);
   // Zeroes the period counters of every flow.
   void start_period(transport::TimePoint now);
 

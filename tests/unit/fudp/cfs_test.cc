@@ -87,6 +87,18 @@ TEST(Cfs, WithoutTcpTheTunnelEstimateIsShared) {
   EXPECT_DOUBLE_EQ(udp_flow(c).allocation_Bps, 3e6);
 }
 
+TEST(Cfs, AckOnlyTcpFlowsAreNotElasticDemand) {
+  Cfs c(one_second(), time_from_ns(0));
+  const auto ack = test::tcp4(9, 5201, 40009, 52);  // a download's ACK stream the other way
+  for (std::int64_t ms = 0; ms < 1000; ++ms) c.on_packet(ack, time_from_ns(ms * kMs));
+  feed(c, 0, 1, 4);
+  c.on_period(time_from_ns(1000 * kMs), 2e6);
+  EXPECT_EQ(c.report().tcp_flows, 1u);
+  EXPECT_EQ(c.report().thin_tcp_flows, 1u);
+  EXPECT_DOUBLE_EQ(c.report().available_Bps, 2e6 - 52e3);  // its rate is taken off BW
+  EXPECT_DOUBLE_EQ(udp_flow(c).allocation_Bps, (2e6 - 52e3) / 2);
+}
+
 TEST(Cfs, UdpInsideTheBandIsLeftAlone) {
   Cfs c(one_second(), time_from_ns(0));
   feed(c, 0, 1, 1);  // both 1 MB/s: band [1e6, 1e6] holds the UDP average
