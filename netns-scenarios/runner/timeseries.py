@@ -20,9 +20,12 @@ def _per_second(series):
 
 
 def _active(flow, t):
-    """True if `flow` was sending during the whole second [t, t+1)."""
+    """True if `flow` was meant to send during the whole second [t, t+1): from its scheduled
+    start (a flow whose test starts late, starved of its control connection, gets 0 until then)
+    to the end of its test (its last, partial second left out)."""
     s = flow.get("started_at")
-    return s is not None and s <= t + 1e-6 and t + 1 <= s + float(flow["duration"]) + 0.5
+    end = flow.get("test_start", s)
+    return s is not None and s <= t + 1e-6 and t + 2 <= end + float(flow["duration"]) + 0.5
 
 
 def _ping_rtt(pings, t):
@@ -48,7 +51,7 @@ def run_series(flows):
     last = max((max(v) for v in per.values() if v), default=-1)
     rows = []
     for t in range(0, last + 1):
-        active = [f["name"] for f in sessions if _active(f, t) and (t in per[f["name"]] or "error" in f)]
+        active = [f["name"] for f in sessions if _active(f, t)]
         rates = {n: per[n].get(t, 0.0) for n in active}
         total = sum(rates.values())
         rtt = _ping_rtt(pings, t)
@@ -75,7 +78,7 @@ def udp_window(flows, settle_s):
     udp = [f for f in flows if f["type"] == "udp" and f.get("started_at") is not None]
     if not udp:
         return None
-    start = max(f["started_at"] for f in udp)
+    start = max(f["started_at"] for f in udp)  # scheduled: a starved flow's late start is its loss
     end = min(f["started_at"] + float(f["duration"]) for f in udp)
     return int(math.ceil(start + settle_s)), int(math.floor(end)) - 2  # iperf3's last second is ragged
 

@@ -170,6 +170,7 @@ class Traffic:
             while self.events and float(self.events[0]["at"]) <= t:
                 self._apply_event(self.events.pop(0), t)
             clients = [p for k, p in self.procs.items() if not k.endswith(":server")]
+            self._note_exits(t)
             if not pending and all(p.poll() is not None for p in clients):
                 break
             if t > end + 20:
@@ -183,6 +184,13 @@ class Traffic:
         sys.stderr.write(f"\r{self.label}: done in {time.time() - t0:.1f}s{' ' * 10}\n")
         for k, p in self.procs.items():
             self.ns.stop(p, grace=3.0)
+
+    def _note_exits(self, t):
+        """Records when each flow's client exited (it anchors the receiver's series in time)."""
+        for f in self.flows:
+            p = self.procs.get(f["name"])
+            if p is not None and "_exited_at" not in f and p.poll() is not None:
+                f["_exited_at"] = round(t, 3)
 
     def _apply_event(self, e, t):
         """Changes a running linkem's settings (time-varying links)."""
@@ -217,7 +225,8 @@ class Traffic:
                 server = _load_json(self._path(f, "server.json")) if f["type"] == "udp" else None
                 r.update(parse_iperf(client, server, f["type"]))
                 if r.get("series") and f.get("_started_at") is not None:
-                    r["series"] = [[round(a + f["_started_at"], 3), round(b + f["_started_at"], 3), v]
+                    r["test_start"] = test_start(f, client)
+                    r["series"] = [[round(a + r["test_start"], 3), round(b + r["test_start"], 3), v]
                                    for a, b, v in r["series"]]
         except Exception as e:  # a failed flow is a result, not a crash of the run
             r["error"] = f"{type(e).__name__}: {e}"
@@ -244,6 +253,17 @@ def _load_json(path):
     """JSON content of an iperf3 output file."""
     with open(path) as fh:
         return json.loads(fh.read())
+
+
+def test_start(f, client):
+    """When the iperf3 test itself started on the run's clock: the client's exit minus the test's
+    length (a client starved of its control connection starts its test late, and its series are
+    relative to that), never before the client was started."""
+    start = f["_started_at"]
+    summary = client.get("end", {}).get("sum_sent") or client.get("end", {}).get("sum") or {}
+    if f.get("_exited_at") is not None and summary.get("end"):
+        start = max(start, f["_exited_at"] - summary["end"])
+    return round(start, 3)
 
 
 def receiver_series(client):
