@@ -11,6 +11,7 @@ declare -A corpus=(
   [coding_decoder]=tests/fuzz/coding/corpus
   [tcpnc_packet]=tests/fuzz/tcpnc/corpus
   [udt_packet]=tests/fuzz/udt/corpus
+  [fudp_flow]=tests/fuzz/fudp/corpus
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")

@@ -75,12 +75,19 @@ class FlowTable {
     std::uint32_t chain = kNil;              // next slot in the same bucket, or in the free list
   };
 
+  // The bucket index of a key.
   std::uint32_t bucket_of(const FlowKey& key) const;
+  // The slot holding `key`, or kNil.
   std::uint32_t lookup(const FlowKey& key) const;
+  // Takes slot i out of the recency list.
   void unlink_recency(std::uint32_t i);
+  // Puts slot i at the head of the recency list (most recently seen).
   void push_front(std::uint32_t i);
+  // Takes slot i out of its bucket's chain.
   void unlink_bucket(std::uint32_t i);
+  // Frees slot i (bucket, recency list, size); counters are the caller's.
   void remove(std::uint32_t i);
+  // A free slot, evicting the least recently seen flow when there is none.
   std::uint32_t take_slot();
 
   std::vector<Slot> slots_;
