@@ -76,6 +76,19 @@ struct UdtSettings {
 // Whether a peer's datagrams travel inside the secure layer (docs/security.md).
 enum class Security { aead, none };
 
+// FUDP (paper 003; docs/fudp.md): per-flow accounting at a tunnel's entrance and TCP-friendly
+// shaping of greedy UDP flows. At the top level for every peer; a peer's own block overrides it.
+struct FudpSettings {
+  bool enabled = false;                      // account flows and run the control loop
+  bool shape = true;                         // false: allocate and report, never drop
+  std::uint32_t period_ms = 5000;            // control period (paper 003: 5 s)
+  double alpha = 0.875;                      // EWMA factor of the TCP prediction (eq. 1)
+  double beta = 0.25;                        // EWMA factor of its deviation (eq. 2)
+  std::uint32_t flow_table_size = 4096;      // most flows tracked per peer; the oldest idle goes first
+  std::uint32_t idle_timeout_ms = 30000;     // a flow unseen this long is forgotten
+  friend bool operator==(const FudpSettings&, const FudpSettings&) = default;
+};
+
 // A remote gateway and how to reach it.
 struct Peer {
   std::string name;
@@ -90,6 +103,7 @@ struct Peer {
   std::string public_key;                    // the peer's X25519 public key, base64 (aead only)
   std::string preshared_key_file;            // optional: base64 pre-shared key, mixed into handshakes
   std::uint32_t rekey_after_s = 120;         // session keys rotate this often (tests shorten it)
+  FudpSettings fudp;                         // the top-level `fudp` with this peer's own keys over it
   friend bool operator==(const Peer&, const Peer&) = default;
 };
 
@@ -136,6 +150,7 @@ struct GatewayConfig {
   std::uint32_t rule_priority = 5100;        // priority of the FIB rules that select that table
   TunConfig tun;
   ListenConfig listen;
+  FudpSettings fudp;                         // defaults of every peer's FUDP block
   std::vector<Peer> peers;
   std::vector<Route> routes;
   LoggingConfig logging;

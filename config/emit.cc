@@ -111,8 +111,22 @@ void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
   emit_pair(out, "seed", num(s.seed));
 }
 
-// One peer: endpoint with its port, and only the chosen transport's block.
-void emit_peer(YAML::Emitter& out, const Peer& p) {
+// The fields of a `fudp` block.
+void emit_fudp(YAML::Emitter& out, const FudpSettings& s) {
+  out << YAML::Key << "fudp" << YAML::Value << YAML::BeginMap;
+  emit_pair(out, "enabled", s.enabled);
+  emit_pair(out, "shape", s.shape);
+  emit_pair(out, "period_ms", num(s.period_ms));
+  emit_pair(out, "alpha", real(s.alpha));
+  emit_pair(out, "beta", real(s.beta));
+  emit_pair(out, "flow_table_size", num(s.flow_table_size));
+  emit_pair(out, "idle_timeout_ms", num(s.idle_timeout_ms));
+  out << YAML::EndMap;
+}
+
+// One peer: endpoint with its port, only the chosen transport's block, and a `fudp` block when
+// it differs from the top-level one.
+void emit_peer(YAML::Emitter& out, const Peer& p, const FudpSettings& top) {
   out << YAML::BeginMap;
   emit_pair(out, "name", p.name);
   const auto host = parse_ip(p.endpoint_host);
@@ -135,7 +149,9 @@ void emit_peer(YAML::Emitter& out, const Peer& p) {
     case TransportKind::tcpnc: emit_tcpnc(out, p.tcpnc); break;
     case TransportKind::udt: emit_udt(out, p.udt); break;
   }
-  out << YAML::EndMap << YAML::EndMap;
+  out << YAML::EndMap;
+  if (p.fudp != top) emit_fudp(out, p.fudp);
+  out << YAML::EndMap;
 }
 
 // The `routes` section.
@@ -170,10 +186,11 @@ std::string to_yaml(const GatewayConfig& config) {
   emit_gateway(out, config);
   emit_tun(out, config.tun);
   emit_listen(out, config.listen);
+  if (config.fudp != FudpSettings{}) emit_fudp(out, config.fudp);  // absent: FUDP off everywhere
   out << YAML::Key << "peers" << YAML::Value;
   if (config.peers.empty()) out << YAML::Flow;
   out << YAML::BeginSeq;
-  for (const Peer& p : config.peers) emit_peer(out, p);
+  for (const Peer& p : config.peers) emit_peer(out, p, config.fudp);
   out << YAML::EndSeq;
   emit_routes(out, config.routes);
   emit_logging(out, config.logging);

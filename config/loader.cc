@@ -19,8 +19,8 @@ using detail::Node;
 
 // Reads the top-level mapping, section by section (each later section may use the earlier ones).
 GatewayConfig read_document(const Node& root) {
-  static constexpr std::array<std::string_view, 6> keys{"gateway", "tun", "listen", "peers", "routes",
-                                                        "logging"};
+  static constexpr std::array<std::string_view, 7> keys{"gateway", "tun", "listen", "fudp", "peers",
+                                                        "routes", "logging"};
   root.check_keys(keys);
   GatewayConfig config;
   detail::read_gateway(root.require("gateway"), config);
@@ -28,6 +28,7 @@ GatewayConfig read_document(const Node& root) {
   detail::check_internal_interfaces(root.require("gateway"), config);
   if (const auto n = root.find("listen")) config.listen = detail::read_listen(*n);
   if (const auto n = root.find("logging")) config.logging = detail::read_logging(*n);
+  if (const auto n = root.find("fudp")) config.fudp = detail::read_fudp(*n, config.fudp);
   if (const auto n = root.find("peers")) config.peers = detail::read_peers(*n, config);
   if (const auto n = root.find("routes")) config.routes = detail::read_routes(*n, config);
   return config;

@@ -84,8 +84,8 @@ void read_security(const Node& node, const GatewayConfig& config, Peer& peer) {
 
 // One element of `peers`.
 Peer read_peer(const Node& node, const GatewayConfig& config) {
-  static constexpr std::array<std::string_view, 10> keys{"name", "endpoint", "transport", "plain", "tcpnc", "udt",
-                                                         "security", "public_key", "preshared_key_file",
+  static constexpr std::array<std::string_view, 11> keys{"name", "endpoint", "transport", "plain", "tcpnc", "udt",
+                                                         "fudp", "security", "public_key", "preshared_key_file",
                                                          "rekey_after_s"};
   node.check_keys(keys);
   Peer peer;
@@ -100,6 +100,8 @@ Peer read_peer(const Node& node, const GatewayConfig& config) {
   read_endpoint(endpoint, config.listen, peer);
   for (const auto& [word, kind] : kTransportNames) read_settings(node, kind, config, peer);
   read_security(node, config, peer);
+  peer.fudp = config.fudp;
+  if (const auto n = node.find("fudp")) peer.fudp = read_fudp(*n, config.fudp);
   if (peer.transport == TransportKind::udt && peer.udt.mss_auto) {
     // auto (the default) never exceeds the underlay, also without a udt block; a written number
     // is checked against it in read_udt.

@@ -30,6 +30,9 @@ std::vector<Peer> read_peers(const Node& node, const GatewayConfig& config);
 // The `routes` sequence; needs the peers already read into `config`.
 std::vector<Route> read_routes(const Node& node, const GatewayConfig& config);
 
+// A `fudp` block (top level or inside a peer): its keys over `base`.
+FudpSettings read_fudp(const Node& node, const FudpSettings& base);
+
 // Transport settings blocks inside a peer.
 PlainSettings read_plain(const Node& node);
 TcpncSettings read_tcpnc(const Node& node);

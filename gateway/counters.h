@@ -30,6 +30,7 @@ struct PeerCounters {
   std::uint64_t forwarded_to = 0;        // packets another peer delivered that went into this one
   std::uint64_t ttl_expired = 0;         // packets this peer delivered that expired here
   std::uint64_t icmp_time_exceeded_sent = 0;  // ICMP Time Exceeded answers sent into this peer
+  std::uint64_t fudp_dropped = 0;        // packets a UDP flow's FUDP bucket dropped at the entrance
 };
 
 }  // namespace ncgw::gateway

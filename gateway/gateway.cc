@@ -16,6 +16,7 @@
 #include "gateway/peer_keys.h"
 #include "gateway/security_log.h"
 #include "gateway/status_json.h"
+#include "gateway/tunnel_rate.h"
 
 namespace ncgw::gateway {
 
@@ -62,6 +63,13 @@ void Gateway::build_cores() {
     rt.core = make_core(cfg_, p, keys[i] ? &*keys[i] : nullptr);
     if (keys[i]) crypto::wipe(keys[i]->local_private);
     rt.timer = std::make_unique<asio::steady_timer>(io_);
+    if (p.fudp.enabled) {
+      rt.fudp = std::make_unique<fudp::Cfs>(fudp_settings(p.fudp), now());
+      rt.fudp_timer = std::make_unique<asio::steady_timer>(io_);
+      spdlog::info("peer {}: fudp on, period {} ms, alpha {}, beta {}, flow table {}, idle timeout {} ms{}",
+                   p.name, p.fudp.period_ms, p.fudp.alpha, p.fudp.beta, p.fudp.flow_table_size,
+                   p.fudp.idle_timeout_ms, p.fudp.shape ? "" : " (not shaping)");
+    }
     peers_.push_back(std::move(rt));
   }
 }
@@ -125,6 +133,7 @@ void Gateway::start() {
   control_->start();
   const TimePoint t = now();
   for (auto& p : peers_) service_peer(p, t);
+  for (auto& p : peers_) arm_fudp(p);
   arm_silence_check();
   arm_security_log();
 }
@@ -212,6 +221,7 @@ void Gateway::route_tun_packet(std::span<const std::uint8_t> packet, TimePoint t
   }
   PeerRuntime& peer = peers_[*peer_index];
   ++peer.counters.tun_packets_routed;
+  if (!admit(peer, packet, t)) return;
   if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
   peer.dirty = true;
 }
@@ -309,6 +319,7 @@ void Gateway::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePoi
 }
 
 void Gateway::send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
+  if (!admit(peer, packet, t)) return;
   if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
   peer.dirty = true;
 }
@@ -330,6 +341,27 @@ void Gateway::drain_transmits(PeerRuntime& peer, TimePoint t) {
     peer.port->commit_send(*n, peer.address);
     ++peer.counters.datagrams_out;
   }
+}
+
+bool Gateway::admit(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
+  if (!peer.fudp || peer.fudp->on_packet(packet, t)) return true;
+  ++peer.counters.fudp_dropped;
+  return false;
+}
+
+void Gateway::arm_fudp(PeerRuntime& peer) {
+  if (!peer.fudp) return;
+  peer.fudp_timer->expires_at(epoch_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                           peer.fudp->next_period().time_since_epoch()));
+  peer.fudp_timer->async_wait([this, &peer](boost::system::error_code ec) {
+    if (ec || stopped_) return;
+    peer.fudp->on_period(now(), tunnel_rate_Bps(*peer.core, peer.fudp->mean_packet_bytes()));
+    const auto& r = peer.fudp->report();
+    spdlog::debug("peer {}: fudp period: {} tcp {} udp, W {:.0f} D {:.0f} B/s, udp avg {:.0f}, BW {:.0f}{}",
+                  peer.cfg->name, r.tcp_flows, r.udp_flows, r.prediction.w, r.prediction.d,
+                  r.udp_average_Bps, r.available_Bps, r.reallocated ? " reallocated" : "");
+    arm_fudp(peer);
+  });
 }
 
 void Gateway::arm_timer(PeerRuntime& peer) {
@@ -355,7 +387,10 @@ void Gateway::arm_timer(PeerRuntime& peer) {
 void Gateway::stop() {
   if (stopped_) return;
   stopped_ = true;
-  for (auto& p : peers_) p.timer->cancel();
+  for (auto& p : peers_) {
+    p.timer->cancel();
+    if (p.fudp_timer) p.fudp_timer->cancel();
+  }
   if (silence_timer_) silence_timer_->cancel();
   if (security_timer_) security_timer_->cancel();
   if (tun_stream_) tun_stream_->close();
@@ -369,7 +404,7 @@ void Gateway::stop() {
 
 std::string Gateway::status_json() const {
   StatusInput in{cfg_, counters_, tun_.get(), std::chrono::steady_clock::now() - epoch_};
-  for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters});
+  for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters, p.fudp.get()});
   for (const auto& u : ports_) {
     in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors(), u->truncated()});
   }

@@ -11,6 +11,7 @@
 #include "crypto/session_counters.h"
 #include "gateway/counters.h"
 #include "gateway/forwarder.h"
+#include "gateway/fudp/cfs.h"
 #include "gateway/netlink_policy.h"
 #include "gateway/route_table.h"
 #include "gateway/socket_address.h"
@@ -33,6 +34,8 @@ struct PeerRuntime {
   PeerCounters counters;
   crypto::SessionCounters last_security;   // secure-layer counters at the last security log
   bool dirty = false;   // fed since the last flush
+  std::unique_ptr<fudp::Cfs> fudp;                      // set when the peer's fudp.enabled
+  std::unique_ptr<boost::asio::steady_timer> fudp_timer;  // fires at fudp->next_period()
 };
 
 // The running gateway. Construction builds cores, the TUN and sockets (throws on failure);
@@ -75,6 +78,10 @@ class Gateway {
   // Writes a packet to the TUN (the kernel routes it), counting it or the error.
   void write_tun(std::span<const std::uint8_t> packet);
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
+  // FUDP at the tunnel entrance: accounts the packet; false if its UDP flow's bucket drops it.
+  bool admit(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // Arms the peer's FUDP period timer; on expiry runs the period with the tunnel's rate estimate.
+  void arm_fudp(PeerRuntime& peer);
   void arm_timer(PeerRuntime& peer);
   // After kSilentPeerWarning, logs once at warning level each peer that has not sent a datagram
   // (a peer that never answers: wrong endpoint, firewall, or both sides waiting for the other).

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/loader.h"
+#include "gateway/fudp_status.h"
 #include "gateway/version.h"
 
 namespace ncgw::gateway {
@@ -40,7 +41,9 @@ json peer_status(const PeerStatusInput& p) {
           {"forwarded_to", c.forwarded_to},
           {"ttl_expired", c.ttl_expired},
           {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent},
-          {"core", core}};
+          {"fudp_dropped", c.fudp_dropped},
+          {"core", core},
+          {"fudp", p.fudp ? fudp_status(*p.fudp) : json(nullptr)}};
 }
 
 // Formats a number without a trailing ".0" for whole values.
@@ -94,6 +97,7 @@ std::string render_status_table(const std::string& json_text) {
       if (v.is_number()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
     }
     for (const auto& [k, v] : p.at("core").items()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));
+    if (p.contains("fudp") && p["fudp"].is_object()) out += render_fudp_table(p["fudp"]);
   }
   return out;
 }

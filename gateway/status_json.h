@@ -6,6 +6,7 @@
 
 #include "config/config.h"
 #include "gateway/counters.h"
+#include "gateway/fudp/cfs.h"
 #include "gateway/socket_address.h"
 #include "gateway/tun_device.h"
 #include "transports/common/core.h"
@@ -18,6 +19,7 @@ struct PeerStatusInput {
   const SocketAddress* address;
   const transport::Core* core;
   const PeerCounters* counters;
+  const fudp::Cfs* fudp = nullptr;  // null: FUDP off for this peer
 };
 
 // One UDP port's view for the status document.

@@ -13,6 +13,7 @@ declare -A corpus=(
   [udt_packet]=tests/fuzz/udt/corpus
   [crypto_handshake]=tests/fuzz/crypto/corpus_handshake
   [crypto_record]=tests/fuzz/crypto/corpus_record
+  [fudp_flow]=tests/fuzz/fudp/corpus
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import gateways, metrics, netns, openvpn, report, scenario, tools
+from . import gateways, metrics, netns, openvpn, report, scenario, timeseries, tools
 from .topology import Topology
 from .traffic import Traffic
 
@@ -99,6 +99,11 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
         if ovpn:
             result["gateways"] = openvpn.status(ns, ovpn)
         result["metrics"] = metrics.run_metrics(result["flows"])
+        if body.get("timeseries"):
+            ts = body["timeseries"]
+            result["timeseries"] = timeseries.run_series(result["flows"])
+            result["window"] = timeseries.window_goals(result["flows"], result["timeseries"],
+                                                       float(ts["capacity_mbit"]), float(ts.get("settle_s", 0)))
     except Exception as e:
         result["error"] = f"{type(e).__name__}: {e}"
         sys.stderr.write(f"\n{label}: FAILED: {result['error']}\n")
@@ -160,6 +165,8 @@ def _write(doc, out_dir, plots):
         f.write(report.markdown(doc) if doc["summary"] else f"# {doc['scenario']}: no successful runs\n")
     if plots and doc["summary"]:
         doc["plots"] = report.plots(doc, out_dir)
+        if any(r.get("timeseries") for r in ok):
+            doc["plots"] += report.timeseries_plots(doc, out_dir)
         report.write_json(os.path.join(out_dir, "results.json"), doc)
 
 

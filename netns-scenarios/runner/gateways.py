@@ -12,8 +12,8 @@ from . import plan
 
 def configs(topo, transport, settings, sock_dir):
     """One ncgw config dict per gateway that has a tunnel: TUN address 10.99.0.<i>/24, a peer per
-    tunnel (endpoint: the peer's underlay address, `transport` with its `settings`), and a route
-    per host prefix behind the peer."""
+    tunnel (endpoint: the peer's underlay address, `transport` with its `settings`), a route
+    per host prefix behind the peer, and `settings["fudp"]` as the top-level `fudp` block."""
     gws = sorted({t[e] for t in topo.tunnels for e in ("a", "b")})
     out = {}
     for i, g in enumerate(gws):
@@ -41,6 +41,8 @@ def configs(topo, transport, settings, sock_dir):
             "routes": [{"prefix": p, "via": v} for p, v in topo.tunnel_routes.get(g, [])],
             "logging": {"level": settings.get("log_level", "info")},
         }
+        if settings.get("fudp"):  # FUDP for every peer of the gateway (docs/fudp.md)
+            out[g]["fudp"] = dict(settings["fudp"])
     return out
 
 

@@ -46,7 +46,77 @@ def markdown(doc):
                          + (f" ({r['failed_flows']} failed flows)" if r["failed_flows"] else "") + " |")
         lines += [""] + (ratio_lines(rows) if set(doc["variants"]) <= {"e2e", "tunnel"}
                          else ratio_matrix_lines(doc, rows)) + [""]
+    lines += window_lines(doc)
     return "\n".join(lines)
+
+
+def window_lines(doc):
+    """Markdown table of the runs' UDP-window figures (timeseries.window_goals), if any."""
+    runs = [r for r in doc["runs"] if r.get("window")]
+    if not runs:
+        return []
+    w0 = runs[0]["window"]
+    names = list(w0["flows"])
+    lines = [f"## while every UDP flow is active (seconds {w0['window_s'][0]}-{w0['window_s'][1]} of the "
+             "first run), second by second across the active flows", "",
+             "Throughput: mean of the receivers' per-second Mbit/s over the seconds each flow is active.", "",
+             "| run | variant | " + " | ".join(names) + " | total | utilisation | Jain mean | Jain median | "
+             "s with Jain >= 0.95 | min TCP / fair share | mean RTT ms | Power |",
+             "|---|---|" + "---|" * len(names) + "---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        w = r["window"]
+        lines.append(f"| {r['rep'] + 1} | {r['variant']} | " + " | ".join(_f(w['flows'].get(n)) for n in names)
+                     + f" | {_f(w['total_mbps'])} | {_f(w['utilisation'])} | {_f(w['jain_mean'])} | "
+                     f"{_f(w['jain_median'])} | {_f(w['jain_ge_095'], 2)} | {_f(w['min_tcp_share_ratio'])} | "
+                     f"{_f(w['mean_rtt_ms'], 1)} | {_f(w['power'], 1)} |")
+    return lines + [""]
+
+
+def timeseries_plots(doc, out_dir):
+    """Paper 003 Figs. 4-6 of the first repetition of each variant and case: per-flow throughput
+    (one panel per variant), Jain's index and Power over time; returns the PNG paths."""
+    paths = []
+    for case in dict.fromkeys(r["case"] for r in doc["runs"]):
+        runs = {}
+        for r in doc["runs"]:
+            if r["case"] == case and r.get("timeseries") and r["variant"] not in runs:
+                runs[r["variant"]] = r
+        if not runs:
+            continue
+        fig, axes = plt.subplots(len(runs), 1, figsize=(10, 3.2 * len(runs)), sharex=True, squeeze=False)
+        for ax, (v, r) in zip(axes[:, 0], runs.items()):
+            names = list(dict.fromkeys(n for row in r["timeseries"] for n in row["flows"]))
+            for j, n in enumerate(names):
+                ax.plot([row["t"] for row in r["timeseries"]],
+                        [row["flows"].get(n, float("nan")) for row in r["timeseries"]], label=n, color=f"C{j}")
+            ax.set_ylabel("Mbit/s")
+            ax.set_title(f"per-flow throughput: {v}")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7, ncol=3)
+        axes[-1, 0].set_xlabel("time (s)")
+        fig.tight_layout()
+        paths.append(_save(fig, out_dir, f"throughput-{case}.png"))
+        for key, label in (("jain", "Jain's fairness index"), ("power", "Power ((Mbit/s)/s)")):
+            fig, ax = plt.subplots(figsize=(10, 3.5))
+            for v, r in runs.items():
+                ax.plot([row["t"] for row in r["timeseries"]],
+                        [_nan([row[key]])[0] for row in r["timeseries"]], label=v)
+            ax.set_xlabel("time (s)")
+            ax.set_ylabel(label)
+            ax.set_title(f"{doc['scenario']} {case}: {label} across active flows")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            paths.append(_save(fig, out_dir, f"{key}-{case}.png"))
+    return paths
+
+
+def _save(fig, out_dir, name):
+    """Writes a figure as PNG and closes it; returns the path."""
+    path = os.path.join(out_dir, name)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def _kind(doc, v):

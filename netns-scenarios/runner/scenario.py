@@ -168,7 +168,7 @@ def expand(sc, overrides):
         params = resolve_params(params)
         body = {k: substitute(copy.deepcopy(sc.get(k)), params)
                 for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration", "events",
-                          "openvpn")}
+                          "openvpn", "timeseries")}
         runs.append({"case": case, "variant": variant, "kind": kind, "sweep_value": value, "rep": rep,
                      "seed": base_seed + rep, "params": params, "body": body})
     return runs

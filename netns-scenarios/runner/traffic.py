@@ -69,7 +69,9 @@ _PING_TIME = re.compile(r"icmp_seq=(\d+) .*time=([\d.]+) ms")
 
 def _iperf_client_args(f, addr, port):
     """iperf3 client arguments of a flow."""
-    a = ["iperf3", "-c", addr, "-p", port, "-t", f["duration"], "--json"]
+    # --get-server-output: the receiver's per-second intervals come back in the client's JSON
+    # (server_output_json), so goodput and time series never depend on the server's own file.
+    a = ["iperf3", "-c", addr, "-p", port, "-t", f["duration"], "--json", "--get-server-output"]
     if f.get("type", "tcp") == "udp":
         a += ["-u", "-b", f.get("bitrate", "1M"), "-l", f.get("length", 1200)]
     else:
@@ -151,6 +153,7 @@ class Traffic:
         else:
             args = _iperf_client_args(f, addr, f["port"])
         client = f["to"] if f["type"] == "http" else f["from"]  # curl downloads on the receiver
+        f["_started_at"] = round(time.time() - self.t0, 3)
         self.procs[f["name"]] = self.ns.spawn(client, args, stdout=out, stderr=err)
 
     def run(self):
@@ -159,6 +162,7 @@ class Traffic:
         pending = sorted(self.flows, key=lambda f: float(f["start"]))
         end = max(float(f["start"]) + float(f["duration"]) for f in self.flows)
         t0, last = time.time(), 0.0
+        self.t0 = t0
         while True:
             t = time.time() - t0
             while pending and float(pending[0]["start"]) <= t:
@@ -166,6 +170,7 @@ class Traffic:
             while self.events and float(self.events[0]["at"]) <= t:
                 self._apply_event(self.events.pop(0), t)
             clients = [p for k, p in self.procs.items() if not k.endswith(":server")]
+            self._note_exits(t)
             if not pending and all(p.poll() is not None for p in clients):
                 break
             if t > end + 20:
@@ -179,6 +184,13 @@ class Traffic:
         sys.stderr.write(f"\r{self.label}: done in {time.time() - t0:.1f}s{' ' * 10}\n")
         for k, p in self.procs.items():
             self.ns.stop(p, grace=3.0)
+
+    def _note_exits(self, t):
+        """Records when each flow's client exited (it anchors the receiver's series in time)."""
+        for f in self.flows:
+            p = self.procs.get(f["name"])
+            if p is not None and "_exited_at" not in f and p.poll() is not None:
+                f["_exited_at"] = round(t, 3)
 
     def _apply_event(self, e, t):
         """Changes a running linkem's settings (time-varying links)."""
@@ -195,7 +207,11 @@ class Traffic:
     def _result(self, f):
         """One flow's result dict."""
         r = {"name": f["name"], "type": f["type"], "from": f["from"], "to": f["to"],
-             "start": f["start"], "duration": f["duration"]}
+             "start": f["start"], "duration": f["duration"], "started_at": f.get("_started_at")}
+        if f["type"] == "udp":
+            r["bitrate"] = f.get("bitrate", "1M")
+        if f["type"] == "ping":
+            r["interval"] = float(f.get("interval", 0.2))
         try:
             if f["type"] == "ping":
                 r.update(parse_ping(open(self._path(f, "out")).read()))
@@ -208,6 +224,10 @@ class Traffic:
                 # file (iperf3 -1 servers sometimes exit before writing it) must not fail a TCP flow.
                 server = _load_json(self._path(f, "server.json")) if f["type"] == "udp" else None
                 r.update(parse_iperf(client, server, f["type"]))
+                if r.get("series") and f.get("_started_at") is not None:
+                    r["test_start"] = test_start(f, client)
+                    r["series"] = [[round(a + r["test_start"], 3), round(b + r["test_start"], 3), v]
+                                   for a, b, v in r["series"]]
         except Exception as e:  # a failed flow is a result, not a crash of the run
             r["error"] = f"{type(e).__name__}: {e}"
             errtext = open(self._path(f, "err")).read().strip() if os.path.exists(self._path(f, "err")) else ""
@@ -235,11 +255,57 @@ def _load_json(path):
         return json.loads(fh.read())
 
 
+def test_start(f, client):
+    """When the iperf3 test itself started on the run's clock: the client's exit minus the test's
+    length (a client starved of its control connection starts its test late, and its series are
+    relative to that), never before the client was started."""
+    start = f["_started_at"]
+    summary = client.get("end", {}).get("sum_sent") or client.get("end", {}).get("sum") or {}
+    if f.get("_exited_at") is not None and summary.get("end"):
+        start = max(start, f["_exited_at"] - summary["end"])
+    return round(start, 3)
+
+
+def receiver_series(client):
+    """[[start s, end s, bit/s], ...] of the receiver's intervals (times from the client's start),
+    from the server output the client fetched with --get-server-output; [] without it."""
+    srv = client.get("server_output_json") or {}
+    return [[i["sum"]["start"], i["sum"]["end"], i["sum"]["bits_per_second"]]
+            for i in srv.get("intervals", []) if not i["sum"].get("omitted")]
+
+
+def parse_udp_receiver(client):
+    """UDP goodput and losses from the receiver's own intervals (iperf3 3.12's server writes
+    bytes 0 in its end.sum, so the intervals are summed); None without server output."""
+    srv = client.get("server_output_json") or {}
+    ivs = [i["sum"] for i in srv.get("intervals", [])]
+    if not ivs:
+        return None
+    got = sum(i["bytes"] for i in ivs)
+    seconds = ivs[-1]["end"] - ivs[0]["start"]
+    lost = sum(i.get("lost_packets", 0) for i in ivs)
+    total = sum(i.get("packets", 0) for i in ivs)
+    return {"goodput_bps": 8 * got / seconds if seconds > 0 else None, "bytes_received": got,
+            "datagrams_sent": client["end"]["sum"]["packets"], "datagrams_received": total - lost,
+            "datagrams_lost": lost, "lost_percent": 100.0 * lost / total if total else None,
+            "jitter_ms": srv["end"]["sum"].get("jitter_ms")}
+
+
 def parse_iperf(client, server, kind):
-    """Goodput and details from iperf3 client/server JSON (receiver-side byte counts)."""
+    """Goodput and details from iperf3 client/server JSON (receiver-side byte counts), and the
+    receiver's per-second series when the client fetched it."""
     if "error" in client:
         raise RuntimeError(f"iperf3: {client['error']}")
+    out = _parse_iperf_totals(client, server, kind)
+    out["series"] = receiver_series(client)
+    return out
+
+
+def _parse_iperf_totals(client, server, kind):
+    """parse_iperf without the series."""
     end = client["end"]
+    if kind == "udp" and client.get("server_output_json"):
+        return parse_udp_receiver(client)
     if kind == "udp":
         srv = server["end"]["sum"]
         return {"goodput_bps": srv["bits_per_second"] * (1 - srv["lost_percent"] / 100.0),
@@ -258,9 +324,11 @@ def parse_iperf(client, server, kind):
 
 def parse_ping(text):
     """RTT samples and their summary from `ping -n` output."""
-    rtts = [float(m.group(2)) for m in _PING_TIME.finditer(text)]
+    matches = list(_PING_TIME.finditer(text))
+    rtts = [float(m.group(2)) for m in matches]
     sent = re.search(r"(\d+) packets transmitted", text)
-    out = {"rtt_ms": rtts, "replies": len(rtts), "sent": int(sent.group(1)) if sent else None}
+    out = {"rtt_ms": rtts, "rtt_seq": [int(m.group(1)) for m in matches], "replies": len(rtts),
+           "sent": int(sent.group(1)) if sent else None}
     if rtts:
         out.update({"rtt_min_ms": min(rtts), "rtt_median_ms": statistics.median(rtts),
                     "rtt_mean_ms": statistics.mean(rtts), "rtt_max_ms": max(rtts)})

@@ -30,7 +30,7 @@ peer:
      R"(gateway: {name: gw1}
 colour: blue
 )",
-     "test.yaml:2:1: colour: unknown key; expected one of gateway, tun, listen, peers, routes, logging"},
+     "test.yaml:2:1: colour: unknown key; expected one of gateway, tun, listen, fudp, peers, routes, logging"},
     {"duplicate_peer_key",
      R"(gateway: {name: gw1}
 peers:
