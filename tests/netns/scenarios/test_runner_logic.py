@@ -1,13 +1,14 @@
 #!/usr/bin/python3
 """Unit checks of the runner's pure parts: routing plan (static and tunnel routes of a cascade),
-scenario expansion, Jain's index and Power, http flow parsing. No namespaces; label unit."""
+scenario expansion, Jain's index and Power, http flow parsing, iperf3 receiver series and the
+per-second FUDP metrics. No namespaces; label unit."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                                 "netns-scenarios"))
-from runner import metrics, openvpn, plan, scenario, traffic  # noqa: E402
+from runner import metrics, openvpn, plan, scenario, timeseries, traffic  # noqa: E402
 import json  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -174,6 +175,66 @@ class HttpFlow(unittest.TestCase):
             sha = traffic.write_random_file(path, 3 * 1024 * 1024 + 5)
             self.assertEqual(os.path.getsize(path), 3 * 1024 * 1024 + 5)
             self.assertEqual(traffic.sha256_of(path), sha)
+
+
+def _iperf_client(kind, intervals, sent_packets=100):
+    """A minimal iperf3 client JSON with the server output fetched (--get-server-output); the
+    server's end summary says bytes 0, as iperf3 3.12's UDP server writes it."""
+    ivs = [{"sum": {"start": a, "end": b, "bytes": n, "bits_per_second": 8 * n / (b - a),
+                    "packets": 10, "lost_packets": 1}} for a, b, n in intervals]
+    return {"end": {"sum": {"packets": sent_packets, "end": intervals[-1][1]},
+                    "sum_sent": {"end": intervals[-1][1]},
+                    "sum_received": {"bits_per_second": 1.0, "bytes": 1}, "streams": [{"sender": {}}]},
+            "server_output_json": {"intervals": ivs, "end": {"sum": {"bytes": 0, "bits_per_second": 0,
+                                                                      "jitter_ms": 0.1}}}}
+
+
+class ReceiverSeries(unittest.TestCase):
+    def test_udp_goodput_from_the_receivers_intervals_not_its_zero_summary(self):
+        c = _iperf_client("udp", [(0, 1, 1_000_000), (1, 2, 500_000)])
+        r = traffic.parse_iperf(c, None, "udp")
+        self.assertAlmostEqual(r["goodput_bps"], 6e6)
+        self.assertEqual(r["datagrams_lost"], 2)
+        self.assertEqual(r["series"], [[0, 1, 8e6], [1, 2, 4e6]])
+
+    def test_late_test_is_anchored_at_its_real_start(self):
+        c = _iperf_client("tcp", [(0, 1, 1), (1, 2, 1)])
+        self.assertEqual(traffic.test_start({"_started_at": 5.0, "_exited_at": 12.0}, c), 10.0)
+        self.assertEqual(traffic.test_start({"_started_at": 5.0, "_exited_at": 6.5}, c), 5.0)
+
+
+class TimeSeries(unittest.TestCase):
+    def flows(self):
+        """A TCP flow 0-10 s at 6 Mbit/s, then 4 from 4 s; a UDP flow 3-10 s at 4; a TCP flow
+        scheduled at 2 s whose test never ran (error); a ping every 0.5 s, RTT 20 ms."""
+        tcp = [[t, t + 1, 6e6 if t < 4 else 4e6] for t in range(10)]
+        udp = [[t, t + 1, 4e6] for t in range(3, 10)]
+        return [{"name": "t1", "type": "tcp", "started_at": 0, "test_start": 0, "duration": 10, "series": tcp},
+                {"name": "u1", "type": "udp", "started_at": 3, "test_start": 3, "duration": 7, "bitrate": "20M",
+                 "series": udp},
+                {"name": "t2", "type": "tcp", "started_at": 2, "duration": 8, "error": "starved"},
+                {"name": "p", "type": "ping", "started_at": 0, "interval": 0.5,
+                 "rtt_seq": list(range(1, 21)), "rtt_ms": [20.0] * 20}]
+
+    def test_per_second_jain_counts_a_failed_flow_as_zero(self):
+        rows = timeseries.run_series(self.flows())
+        r5 = rows[5]
+        self.assertEqual(sorted(r5["active"]), ["t1", "t2", "u1"])
+        self.assertEqual(r5["flows"]["t2"], 0.0)
+        self.assertAlmostEqual(r5["jain"], (4 + 4) ** 2 / (3 * (16 + 16)))
+        self.assertAlmostEqual(r5["power"], 8 / 0.020)
+
+    def test_max_min_shares(self):
+        s = timeseries.max_min_shares(20, {"a": None, "b": None, "u": 2})
+        self.assertEqual(s, {"u": 2, "a": 9, "b": 9})
+
+    def test_window_goals(self):
+        fl = self.flows()
+        w = timeseries.window_goals(fl, timeseries.run_series(fl), 12, 1)
+        self.assertEqual(w["window_s"], [4, 8])
+        self.assertAlmostEqual(w["utilisation"], 8 / 12)
+        self.assertAlmostEqual(w["tcp_share_ratio"]["t1"], 1.0)   # 4 of 12 / 3
+        self.assertAlmostEqual(w["min_tcp_share_ratio"], 0.0)     # t2 starved
 
 
 if __name__ == "__main__":
