@@ -26,8 +26,8 @@ std::string error_of(const std::string& yaml) {
 
 constexpr const char* kPeers = R"(
 peers:
-  - {name: a, endpoint: 10.0.0.2, transport: tcpnc}
-  - {name: b, endpoint: 10.0.0.3, transport: plain, fudp: {period_ms: 500, shape: false}}
+  - {name: a, endpoint: 10.0.0.2, transport: tcpnc, security: none}
+  - {name: b, endpoint: 10.0.0.3, transport: plain, security: none, fudp: {period_ms: 500, shape: false}}
 )";
 
 TEST(config_fudp, OffByDefaultWithThePapersParameters) {
@@ -70,8 +70,8 @@ TEST(config_fudp, ExactErrors) {
             "f.yaml:2:8: fudp.enable: unknown key; did you mean 'enabled'?");
   EXPECT_EQ(error_of("gateway: {name: g}\nfudp: {enabled: yes please}\n"),
             "f.yaml:2:17: fudp.enabled: expected true or false, got 'yes please'");
-  EXPECT_EQ(error_of("gateway: {name: g}\npeers:\n  - {name: a, endpoint: 10.0.0.2, transport: udt, fudp: {period_ms: 40000}}\n"),
-            "f.yaml:3:69: peers[0].fudp.period_ms: idle_timeout_ms (30000) must be at least period_ms (40000): "
+  EXPECT_EQ(error_of("gateway: {name: g}\npeers:\n  - {name: a, endpoint: 10.0.0.2, transport: udt, security: none, fudp: {period_ms: 40000}}\n"),
+            "f.yaml:3:85: peers[0].fudp.period_ms: idle_timeout_ms (30000) must be at least period_ms (40000): "
             "a flow would be forgotten before it is measured");
 }
 
