@@ -32,7 +32,11 @@
 # Bounds, e = LOSS:
 #   B1 tun_lossy >= 0.85 x (1 - e) x tun_clean
 #   B2 tun_lossy >= 2 x e2e_lossy
-#   B3 tun_clean >= 0.90 x e2e_clean (the tunnel carries 58 more header bytes per 1054-byte frame: 0.948 at most)
+#   B3 tun_clean >= 0.85 x e2e_clean: 0.95 of what the tunnel's headers leave. A 1054-byte frame
+#      (1040-byte inner packet) travels as 1150 bytes: outer IPv4+UDP 28, AEAD record 32, tcpnc
+#      DATA 18, coding 18 (0.917); the tunnel's ACKs for the reverse direction (the inner TCP ACKs
+#      h2 -> h1 ride gw2 -> gw1 as tcpnc DATA) share the data direction as ~80-byte frames,
+#      about 2.3% of its bytes in this run: 0.896 at most. Measured 0.882-0.883 in clean-clone runs.
 # Usage: tcpnc_lossy_link.sh /path/to/ncgw /path/to/linkem
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -232,7 +236,7 @@ def check(label, value, bound):
     print(f"{'PASS' if passed else 'FAIL'} {label}: {value:.3f} >= {bound:.3f} Mbit/s")
 check("B1 tun_lossy >= 0.85 x (1-e) x tun_clean", r["tun_lossy"], 0.85 * (1 - e) * r["tun_clean"])
 check("B2 tun_lossy >= 2 x e2e_lossy", r["tun_lossy"], 2 * r["e2e_lossy"])
-check("B3 tun_clean >= 0.90 x e2e_clean", r["tun_clean"], 0.90 * r["e2e_clean"])
+check("B3 tun_clean >= 0.85 x e2e_clean", r["tun_clean"], 0.85 * r["e2e_clean"])
 print("figures_mbps " + " ".join(f"{k}={v:.3f}" for k, v in r.items()) +
       f" tun_lossy_over_ideal={r['tun_lossy'] / ((1 - e) * r['tun_clean']):.3f}"
       f" tun_over_e2e_lossy={r['tun_lossy'] / r['e2e_lossy']:.2f}"
