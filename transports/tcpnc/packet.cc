@@ -1,5 +1,7 @@
 #include "transports/tcpnc/packet.h"
 
+#include <algorithm>
+
 #include "transports/common/byte_order.h"
 
 namespace ncgw::tcpnc {
@@ -14,7 +16,7 @@ using transport::put_be64;
 std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
   if (d.size() < kCommonHeaderSize || d[kOffVersion] != kVersion) return std::nullopt;
   const std::uint8_t t = d[kOffType];
-  if (t < static_cast<std::uint8_t>(PacketType::kData) || t > static_cast<std::uint8_t>(PacketType::kKeepalive))
+  if (t < static_cast<std::uint8_t>(PacketType::kData) || t > static_cast<std::uint8_t>(PacketType::kDataAck))
     return std::nullopt;
   CommonHeader h;
   h.type = static_cast<PacketType>(t);
@@ -96,24 +98,31 @@ std::size_t write_ack(std::span<std::uint8_t> out, const CommonHeader& h, const 
 
 std::optional<AckFrame> parse_ack(std::span<const std::uint8_t> d) {
   if (d.size() < kAckFixedSize) return std::nullopt;
-  const std::uint8_t* p = d.data();
+  return parse_ack_body(d.subspan(kCommonHeaderSize));
+}
+
+std::optional<AckFrame> parse_ack_body(std::span<const std::uint8_t> body) {
+  if (body.size() < kAckBodyMinSize) return std::nullopt;
+  // Offsets in wire.h count from the datagram's start; the body starts kCommonHeaderSize later.
+  const std::uint8_t* b = body.data();
+  auto p = [b](std::size_t off) { return b + (off - kCommonHeaderSize); };
   AckFrame a;
-  a.seen = get_be64(p + kOffAckSeen);
-  a.largest = get_be64(p + kOffAckLargest);
-  a.ack_delay_us = get_be32(p + kOffAckDelay);
-  a.ts_echo = get_be32(p + kOffAckTsEcho);
-  a.first_cw = get_be32(p + kOffAckFirstCw);
-  a.cw_count = p[kOffAckCwCount];
-  const std::size_t extra = p[kOffAckRangeCount];
+  a.seen = get_be64(p(kOffAckSeen));
+  a.largest = get_be64(p(kOffAckLargest));
+  a.ack_delay_us = get_be32(p(kOffAckDelay));
+  a.ts_echo = get_be32(p(kOffAckTsEcho));
+  a.first_cw = get_be32(p(kOffAckFirstCw));
+  a.cw_count = *p(kOffAckCwCount);
+  const std::size_t extra = *p(kOffAckRangeCount);
   if (a.cw_count > kMaxAckCws || extra > kMaxAckRanges) return std::nullopt;
-  if (d.size() < kAckFixedSize + a.cw_count * kAckCwEntrySize + extra * kAckRangeSize) return std::nullopt;
-  const std::uint64_t first_len = get_be16(p + kOffAckFirstRange);
+  if (body.size() < kAckBodyMinSize + a.cw_count * kAckCwEntrySize + extra * kAckRangeSize) return std::nullopt;
+  const std::uint64_t first_len = get_be16(p(kOffAckFirstRange));
   if (first_len > a.largest) return std::nullopt;
   a.ranges[0] = {a.largest - first_len, a.largest};
   std::size_t off = kAckFixedSize;
-  for (std::size_t i = 0; i < a.cw_count; ++i, off += kAckCwEntrySize) a.cws[i] = {p[off], p[off + 1]};
+  for (std::size_t i = 0; i < a.cw_count; ++i, off += kAckCwEntrySize) a.cws[i] = {*p(off), *p(off + 1)};
   for (std::size_t i = 1; i <= extra; ++i, off += kAckRangeSize) {
-    const std::uint64_t gap = get_be16(p + off), len = get_be16(p + off + 2);
+    const std::uint64_t gap = get_be16(p(off)), len = get_be16(p(off + 2));
     const std::uint64_t prev_small = a.ranges[i - 1].smallest;
     if (prev_small < gap + 2 + len) return std::nullopt;  // would underflow below 0
     const std::uint64_t largest = prev_small - gap - 2;
@@ -121,6 +130,25 @@ std::optional<AckFrame> parse_ack(std::span<const std::uint8_t> d) {
   }
   a.range_count = static_cast<std::uint8_t>(extra + 1);
   return a;
+}
+
+std::size_t append_ack(std::span<std::uint8_t> out, std::size_t data_size, std::span<const std::uint8_t> ack) {
+  if (ack.size() < kAckFixedSize || data_size < kDataHeaderSize) return 0;
+  const auto ack_body = ack.subspan(kCommonHeaderSize);
+  const std::size_t size = data_size + ack_body.size() + kAckTrailerSize;
+  if (size > out.size() || ack_body.size() > 0xFFFF) return 0;
+  std::copy(ack_body.begin(), ack_body.end(), out.begin() + static_cast<std::ptrdiff_t>(data_size));
+  put_be16(out.data() + size - kAckTrailerSize, static_cast<std::uint16_t>(ack_body.size()));
+  out[kOffType] = static_cast<std::uint8_t>(PacketType::kDataAck);
+  return size;
+}
+
+std::optional<DataAckParts> split_data_ack(std::span<const std::uint8_t> d) {
+  if (d.size() < kDataHeaderSize + kAckBodyMinSize + kAckTrailerSize) return std::nullopt;
+  const std::size_t body = get_be16(d.data() + d.size() - kAckTrailerSize);
+  if (body < kAckBodyMinSize || body > d.size() - kAckTrailerSize - kDataHeaderSize) return std::nullopt;
+  const std::size_t data_size = d.size() - kAckTrailerSize - body;
+  return DataAckParts{d.first(data_size), d.subspan(data_size, body)};
 }
 
 std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, const Hello& body) {

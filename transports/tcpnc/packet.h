@@ -75,6 +75,21 @@ std::size_t write_ack(std::span<std::uint8_t> out, const CommonHeader& h, const 
 // Parses an ACK datagram; rejects truncation, counts above the maxima and ranges that underflow.
 std::optional<AckFrame> parse_ack(std::span<const std::uint8_t> d);
 
+// Parses an ACK body: an ACK datagram without its common header (also the trailer of DATA_ACK).
+std::optional<AckFrame> parse_ack_body(std::span<const std::uint8_t> body);
+
+// The two parts of a DATA_ACK datagram.
+struct DataAckParts {
+  std::span<const std::uint8_t> data;      // a DATA datagram (common + DATA header, coded part)
+  std::span<const std::uint8_t> ack_body;  // an ACK body for parse_ack_body
+};
+// Turns the DATA datagram of `data_size` bytes at the start of `out` into a DATA_ACK by appending
+// the body of the complete ACK datagram `ack` and its length. Returns the new size, or 0 when `out`
+// has no room for it (then `out` is left a valid DATA datagram).
+std::size_t append_ack(std::span<std::uint8_t> out, std::size_t data_size, std::span<const std::uint8_t> ack);
+// Splits a datagram whose common header parsed as kDataAck; rejects a trailer that does not fit.
+std::optional<DataAckParts> split_data_ack(std::span<const std::uint8_t> d);
+
 // Writes a HELLO or HELLO_ACK (h.type decides); returns kHelloSize or 0.
 std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, const Hello& body);
 // Parses a HELLO / HELLO_ACK body.

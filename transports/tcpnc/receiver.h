@@ -46,6 +46,8 @@ class Receiver {
   void on_timeout(TimePoint now);
   // When a delayed ACK falls due, if one is waiting.
   std::optional<TimePoint> next_deadline() const { return ack_pending_ ? std::nullopt : ack_deadline_; }
+  // Whether an ACK is owed now (poll_ack would write one).
+  bool ack_owed() const { return decoder_ && ack_pending_ && !ranges_.empty(); }
   // Writes an ACK if one is owed; returns its size.
   std::optional<std::size_t> poll_ack(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   // Copies the next in-order decoded packet into `out`.

@@ -44,6 +44,8 @@ class Sender {
  public:
   // Preallocates everything for sources up to `max_packet` bytes.
   Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed);
+  // The controller's minimum RTT (zero before the first sample).
+  Duration min_rtt() const { return cc_->min_rtt(); }
 
   // Starts a fresh stream (CW 0, source 0) toward a peer decoder with the given limits. Anything
   // still buffered from an earlier session is dropped and counted in session_drops.

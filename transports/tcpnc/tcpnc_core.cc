@@ -1,6 +1,7 @@
 #include "transports/tcpnc/tcpnc_core.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "transports/common/earliest.h"
 
@@ -32,6 +33,8 @@ void TcpncCore::adopt_peer(std::uint32_t peer, const Hello& limits, bool from_he
   peer_session_ = peer;
   receiver_.start();
   sender_.start(limits, now);
+  held_ack_size_ = 0;
+  ack_hold_until_.reset();
   hello_due_ = false;
 }
 
@@ -39,6 +42,8 @@ void TcpncCore::reset_session(TimePoint now) {
   ++ctr_.session_resets;
   sender_.stop();
   receiver_.stop();
+  held_ack_size_ = 0;
+  ack_hold_until_.reset();
   my_session_ = new_session_id();
   peer_session_ = 0;
   hello_due_ = true;
@@ -81,6 +86,14 @@ void TcpncCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) 
   } else if (h->type == PacketType::kAck) {
     if (const auto a = parse_ack(bytes)) sender_.on_ack(*a, now);
     else ++ctr_.malformed;
+  } else if (h->type == PacketType::kDataAck) {
+    const auto parts = split_data_ack(bytes);
+    const auto a = parts ? parse_ack_body(parts->ack_body) : std::nullopt;
+    std::span<const std::uint8_t> coded;
+    const auto d = a ? parse_data(parts->data, coded) : std::nullopt;
+    if (!d) return void(++ctr_.malformed);
+    sender_.on_ack(*a, now);
+    receiver_.on_data(*d, coded, now);
   }
 }
 
@@ -121,10 +134,43 @@ std::optional<std::size_t> TcpncCore::poll_control(std::span<std::uint8_t> out, 
 std::optional<std::size_t> TcpncCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
   now_ = now;
   auto n = poll_control(out, now);
-  if (!n && established()) n = receiver_.poll_ack(out, header(PacketType::kAck), now);
-  if (!n && established()) n = sender_.poll(out, header(PacketType::kData), now);
+  if (!n && established()) n = poll_data_and_ack(out, now);
   if (n) { last_sent_ = now; keepalive_due_ = false; }
   return n;
+}
+
+transport::Duration TcpncCore::ack_hold() const {
+  if (last_data_room_ < kAckBodyMinSize + kAckTrailerSize) return transport::Duration::zero();
+  return std::min<transport::Duration>(std::chrono::milliseconds(1), sender_.min_rtt() / 8);
+}
+
+std::optional<std::size_t> TcpncCore::send_ack_alone(std::span<std::uint8_t> out, TimePoint now) {
+  ack_hold_until_.reset();
+  if (held_ack_size_ == 0) return receiver_.poll_ack(out, header(PacketType::kAck), now);
+  if (held_ack_size_ > out.size()) return std::nullopt;
+  std::copy_n(held_ack_.begin(), held_ack_size_, out.begin());
+  return std::exchange(held_ack_size_, 0);
+}
+
+std::optional<std::size_t> TcpncCore::poll_data_and_ack(std::span<std::uint8_t> out, TimePoint now) {
+  const auto room = out.first(std::min<std::size_t>(out.size(), s_.max_datagram_bytes));
+  if (held_ack_size_ > 0) return send_ack_alone(room, now);
+  const bool owed = receiver_.ack_owed();
+  if (owed && !ack_hold_until_) ack_hold_until_ = now + ack_hold();
+  if (owed && now >= *ack_hold_until_) return send_ack_alone(room, now);
+  const auto n = sender_.poll(room, header(PacketType::kData), now);
+  if (!n) return std::nullopt;  // an owed ACK keeps waiting until ack_hold_until_ (next_deadline)
+  last_data_room_ = room.size() - *n;
+  if (!owed) return n;
+  ack_hold_until_.reset();
+  held_ack_size_ = receiver_.poll_ack(held_ack_, header(PacketType::kAck), now).value_or(0);
+  if (held_ack_size_ == 0) return n;
+  if (const std::size_t m = append_ack(room, *n, std::span(held_ack_.data(), held_ack_size_))) {
+    held_ack_size_ = 0;
+    ++ctr_.acks_piggybacked;
+    return m;
+  }
+  return n;  // the ACK did not fit: it goes out alone in the next call
 }
 
 std::optional<std::size_t> TcpncCore::poll_deliver(std::span<std::uint8_t> out) {
@@ -135,6 +181,7 @@ std::optional<TimePoint> TcpncCore::next_deadline() const {
   transport::Earliest t;
   t.offer(sender_.next_deadline());
   t.offer(receiver_.next_deadline());
+  if (ack_hold_until_ && receiver_.ack_owed()) t.offer(*ack_hold_until_);
   if (established()) {
     t.offer(last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms));
     if (!keepalive_due_) t.offer(last_sent_ + std::chrono::milliseconds(s_.keepalive_ms));
@@ -155,6 +202,7 @@ std::vector<transport::StatEntry> TcpncCore::stats() const {
   add("keepalives_sent", ctr_.keepalives_sent);
   add("session_resets", ctr_.session_resets);
   add("hellos_ignored", ctr_.hellos_ignored);
+  add("acks_piggybacked", ctr_.acks_piggybacked);
   add("peer_restarts", ctr_.peer_restarts);
   add("unknown_session_datagrams", ctr_.unknown_session);
   add("malformed_datagrams", ctr_.malformed);

@@ -4,6 +4,7 @@
 // tell a restarted peer apart, keep-alive when idle, dead-peer detection (then a new session id,
 // so the peer resets too). docs/tcpnc-wire.md has the state machine.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -23,6 +24,7 @@ struct SessionCounters {
   std::uint64_t hellos_sent = 0, hello_acks_sent = 0, keepalives_sent = 0, session_resets = 0;
   std::uint64_t peer_restarts = 0, unknown_session = 0, malformed = 0, datagrams_received = 0;
   std::uint64_t hellos_ignored = 0;   // HELLO of a new session within kMinAdoptInterval of the last one
+  std::uint64_t acks_piggybacked = 0;  // ACKs sent as the trailer of a DATA_ACK
 };
 
 // Shortest time between two adoptions of a new peer session: each adoption rebuilds the coding
@@ -65,6 +67,14 @@ class TcpncCore : public transport::Core {
   void on_hello(const CommonHeader& h, std::span<const std::uint8_t> bytes, TimePoint now);
   // Writes a control datagram (HELLO, HELLO_ACK, KEEPALIVE) if one is owed.
   std::optional<std::size_t> poll_control(std::span<std::uint8_t> out, TimePoint now);
+  // Writes DATA, with an owed ACK as its trailer when the datagram has room (DATA_ACK). An owed
+  // ACK waits at most ack_hold() for data to ride on; one that did not fit goes out alone next.
+  std::optional<std::size_t> poll_data_and_ack(std::span<std::uint8_t> out, TimePoint now);
+  // Writes the owed (or already written) ACK alone.
+  std::optional<std::size_t> send_ack_alone(std::span<std::uint8_t> out, TimePoint now);
+  // How long an owed ACK may wait for data: an eighth of the min RTT, at most 1 ms; zero before
+  // the first RTT sample or when the last DATA left no room for an ACK trailer.
+  transport::Duration ack_hold() const;
   // Common header for a datagram of `type` to the peer.
   CommonHeader header(PacketType type) const { return {type, my_session_, peer_session_}; }
   // A fresh non-zero session id.
@@ -79,6 +89,10 @@ class TcpncCore : public transport::Core {
   bool hello_due_ = true, hello_ack_due_ = false, keepalive_due_ = false;
   TimePoint next_hello_{}, last_heard_{}, last_sent_{}, now_{};
   std::optional<TimePoint> last_adopt_;
+  std::array<std::uint8_t, kMaxAckSize> held_ack_{};  // an ACK written that did not fit on data
+  std::size_t held_ack_size_ = 0;                     // its size (0: none)
+  std::optional<TimePoint> ack_hold_until_;           // an owed ACK goes out alone then
+  std::size_t last_data_room_ = 0;                    // bytes the last DATA left free in its datagram
   SessionCounters ctr_;
 };
 

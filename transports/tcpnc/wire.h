@@ -19,6 +19,7 @@ enum class PacketType : std::uint8_t {
   kHello = 3,      // session start: version, session id, decoder limits
   kHelloAck = 4,   // answer to HELLO (same body)
   kKeepalive = 5,  // no body: proves the peer session is alive when idle
+  kDataAck = 6,    // a DATA datagram carrying an ACK for the other direction as a trailer
 };
 
 // Common header (every datagram).
@@ -65,6 +66,13 @@ inline constexpr std::size_t kMaxAckRanges = 32;
 inline constexpr std::size_t kAckRangesSent = 8;
 inline constexpr std::size_t kMaxAckSize =
     kAckFixedSize + kMaxAckCws * kAckCwEntrySize + kMaxAckRanges * kAckRangeSize;
+
+// DATA_ACK: a DATA datagram (same offsets, coded part shortened) followed by an ACK body (an ACK
+// datagram without its common header, offsets shifted by kCommonHeaderSize) and a u16 trailer with
+// that body's length. The ACK rides on data the sender sends anyway when the datagram has room
+// (docs/tcpnc-wire.md, "DATA_ACK"), which saves the reverse ACK stream's own headers.
+inline constexpr std::size_t kAckTrailerSize = 2;
+inline constexpr std::size_t kAckBodyMinSize = kAckFixedSize - kCommonHeaderSize;
 
 // HELLO / HELLO_ACK body.
 inline constexpr std::size_t kOffHelloVersion = 10;   // u32 protocol version (kVersion)

@@ -40,6 +40,13 @@ void parse_all(std::span<const std::uint8_t> d) {
   if (h->type == PacketType::kAck)
     if (const auto a = parse_ack(d)) check_ack_round_trip(*a);
   if (h->type == PacketType::kHello || h->type == PacketType::kHelloAck) (void)parse_hello(d);
+  if (h->type == PacketType::kDataAck) {
+    const auto parts = split_data_ack(d);
+    if (!parts) return;
+    if (parts->data.size() + parts->ack_body.size() + kAckTrailerSize != d.size()) std::abort();
+    (void)parse_data(parts->data, coded);
+    if (const auto a = parse_ack_body(parts->ack_body)) check_ack_round_trip(*a);
+  }
 }
 
 // A small core established with peer session kPeer.

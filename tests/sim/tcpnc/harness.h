@@ -74,7 +74,12 @@ struct DataInfo {
 // Parses a TCP/NC DATA datagram, or nothing for any other datagram.
 inline std::optional<DataInfo> data_info(std::span<const std::uint8_t> d) {
   const auto h = parse_common(d);
-  if (!h || h->type != PacketType::kData) return std::nullopt;
+  if (!h || (h->type != PacketType::kData && h->type != PacketType::kDataAck)) return std::nullopt;
+  if (h->type == PacketType::kDataAck) {
+    const auto parts = split_data_ack(d);
+    if (!parts) return std::nullopt;
+    d = parts->data;
+  }
   std::span<const std::uint8_t> coded;
   const auto dh = parse_data(d, coded);
   if (!dh) return std::nullopt;

@@ -33,7 +33,7 @@ TEST(PacketCodec, CommonHeaderRejectsBadInput) {
   EXPECT_FALSE(parse_common(v));
   auto t = b; t[1] = 0;
   EXPECT_FALSE(parse_common(t));
-  t[1] = 6;
+  t[1] = 7;
   EXPECT_FALSE(parse_common(t));
   auto z = b;
   write_common(z, {PacketType::kData, 0, 9});
@@ -122,6 +122,65 @@ TEST(PacketCodec, AckParserRejectsUnderflowAndCounts) {
   first[kOffAckLargest + 7] = 3;  // largest 3 with first range length 10
   first[kOffAckLargest + 6] = 0;
   EXPECT_FALSE(parse_ack(first));
+}
+
+// A DATA datagram with 100 payload bytes (coded part opaque here) in a buffer.
+std::size_t sample_data(std::vector<std::uint8_t>& b) {
+  const std::size_t n = write_data_header(b, {PacketType::kData, 3, 4}, {70000, 99});
+  for (std::size_t i = 0; i < 100; ++i) b[n + i] = static_cast<std::uint8_t>(i);
+  return n + 100;
+}
+
+TEST(PacketCodec, DataAckCarriesBothPartsIntact) {
+  auto b = buffer();
+  const std::size_t d = sample_data(b);
+  auto ack = buffer();
+  const std::size_t an = write_ack(ack, {PacketType::kAck, 3, 4}, sample_ack());
+  const std::size_t n = append_ack(b, d, std::span(ack).first(an));
+  ASSERT_EQ(n, d + an - kCommonHeaderSize + kAckTrailerSize);
+  const auto span = std::span<const std::uint8_t>(b).first(n);
+  const auto h = parse_common(span);
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->type, PacketType::kDataAck);
+  const auto parts = split_data_ack(span);
+  ASSERT_TRUE(parts);
+  ASSERT_EQ(parts->data.size(), d);
+  std::span<const std::uint8_t> coded;
+  const auto dh = parse_data(parts->data, coded);
+  ASSERT_TRUE(dh);
+  EXPECT_EQ(dh->tx, 70000u);
+  ASSERT_EQ(coded.size(), 100u);
+  EXPECT_EQ(coded[99], 99);
+  const auto a = parse_ack_body(parts->ack_body);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->seen, sample_ack().seen);
+  ASSERT_EQ(a->range_count, 3);
+  EXPECT_EQ(a->ranges[2].smallest, 10u);
+}
+
+TEST(PacketCodec, DataAckNeedsRoomAndAValidTrailer) {
+  auto b = buffer();
+  const std::size_t d = sample_data(b);
+  auto ack = buffer();
+  const std::size_t an = write_ack(ack, {PacketType::kAck, 3, 4}, sample_ack());
+  // No room: nothing appended, the DATA datagram stays as it was.
+  EXPECT_EQ(append_ack(std::span(b).first(d + 10), d, std::span(ack).first(an)), 0u);
+  EXPECT_EQ(b[kOffType], static_cast<std::uint8_t>(PacketType::kData));
+  const std::size_t n = append_ack(b, d, std::span(ack).first(an));
+  ASSERT_GT(n, 0u);
+  auto bad = std::vector<std::uint8_t>(b.begin(), b.begin() + static_cast<long>(n));
+  bad[n - 2] = 0xFF;  // ACK body longer than the datagram
+  EXPECT_FALSE(split_data_ack(bad));
+  bad[n - 2] = 0;
+  bad[n - 1] = 3;     // shorter than any ACK body
+  EXPECT_FALSE(split_data_ack(bad));
+  EXPECT_FALSE(split_data_ack(std::span(b).first(kDataHeaderSize + 1)));
+  // A body whose counts claim more entries than it holds is rejected by the ACK parser.
+  auto counts = std::vector<std::uint8_t>(b.begin(), b.begin() + static_cast<long>(n));
+  counts[d + kOffAckCwCount - kCommonHeaderSize] = 200;
+  const auto parts = split_data_ack(counts);
+  ASSERT_TRUE(parts);
+  EXPECT_FALSE(parse_ack_body(parts->ack_body));
 }
 
 TEST(PacketCodec, HelloRoundTripAndValidation) {
