@@ -16,12 +16,13 @@ std::uint8_t pattern(std::uint32_t stream, std::uint64_t seq, std::size_t offset
 
 }  // namespace
 
-void stamp_source_packet(std::span<std::uint8_t> out, std::uint32_t stream, std::uint64_t seq) {
+void stamp_source_packet(std::span<std::uint8_t> out, std::uint32_t stream, std::uint64_t seq, TimePoint offered) {
   using namespace transport;
   put_be32(out.data(), kMagic);
   put_be32(out.data() + 4, stream);
   put_be64(out.data() + 8, seq);
   put_be16(out.data() + 16, static_cast<std::uint16_t>(out.size()));
+  put_be64(out.data() + 18, static_cast<std::uint64_t>(offered.time_since_epoch().count()));
   for (std::size_t i = kSourceHeaderBytes; i < out.size(); ++i) out[i] = pattern(stream, seq, i);
 }
 
@@ -32,7 +33,7 @@ void BulkSource::pump(Core& core, TimePoint now) {
   const std::size_t size = std::min(size_, std::max(core.max_payload(), kSourceHeaderBytes));
   std::span<std::uint8_t> pkt(buf_.data(), size);
   while (limit_ == 0 || next_seq_ < limit_) {
-    stamp_source_packet(pkt, stream_, next_seq_);
+    stamp_source_packet(pkt, stream_, next_seq_, now);
     if (core.send(pkt, now) != transport::SendResult::accepted) { ++refused_; return; }
     ++next_seq_;
   }
@@ -46,7 +47,7 @@ PacedSource::PacedSource(std::size_t size, std::uint32_t stream, Duration interv
 void PacedSource::pump(Core& core, TimePoint now) {
   while (next_ <= now && (limit_ == 0 || seq_ < limit_)) {
     std::span<std::uint8_t> pkt(buf_.data(), std::min(size_, core.max_payload()));
-    stamp_source_packet(pkt, stream_, seq_);
+    stamp_source_packet(pkt, stream_, seq_, now);
     if (core.send(pkt, now) == transport::SendResult::accepted) {
       ++accepted_;
       ++seq_;  // refused packets are skipped: the sink sees a gap unless it never happens
@@ -81,6 +82,7 @@ void Sink::receive(std::span<const std::uint8_t> packet, TimePoint now) {
   if (get_be16(packet.data() + 16) != packet.size()) fail("seq " + std::to_string(seq) + ": length");
   for (std::size_t i = kSourceHeaderBytes; i < packet.size(); ++i)
     if (packet[i] != pattern(stream, seq, i)) { fail("seq " + std::to_string(seq) + ": corrupt"); break; }
+  record_delay(now - TimePoint(Duration(static_cast<Duration::rep>(get_be64(packet.data() + 18)))));
   if (!have_stream_ || stream > stream_) {  // a new stream (first, or a restarted source)
     if (seq != 0 && !allow_gaps_) fail("stream " + std::to_string(stream) + " starts at " + std::to_string(seq));
     have_stream_ = true;
@@ -93,6 +95,29 @@ void Sink::receive(std::span<const std::uint8_t> packet, TimePoint now) {
   if (seq > expected_ && allow_gaps_) { ++gaps_; expected_ = seq + 1; return; }
   fail("expected seq " + std::to_string(expected_) + " got " + std::to_string(seq));
   if (seq > expected_) expected_ = seq + 1;
+}
+
+void Sink::record_delay(Duration d) {
+  const double ms = std::chrono::duration<double, std::milli>(d).count();
+  ++delays_;
+  delay_sum_ms_ += ms;
+  delay_max_ms_ = std::max(delay_max_ms_, ms);
+  const auto bucket = static_cast<std::size_t>(std::clamp(ms, 0.0, 4000.0));
+  ++delay_histogram_[bucket];
+}
+
+double Sink::delay_quantile_ms(double q) const {
+  const auto want = static_cast<std::uint64_t>(q * static_cast<double>(delays_));
+  std::uint64_t seen = 0;
+  for (std::size_t i = 0; i < delay_histogram_.size(); ++i)
+    if ((seen += delay_histogram_[i]) > want) return static_cast<double>(i + 1);
+  return static_cast<double>(delay_histogram_.size());
+}
+
+void Sink::reset_delays() {
+  delays_ = 0;
+  delay_sum_ms_ = delay_max_ms_ = 0;
+  std::fill(delay_histogram_.begin(), delay_histogram_.end(), 0);
 }
 
 }  // namespace ncgw::sim

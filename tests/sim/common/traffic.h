@@ -1,7 +1,8 @@
 // Traffic for simulated endpoints: sources that feed Core::send like a TUN device, and a sink that
 // checks the delivered stream is exactly once and in order, byte for byte.
-// Source packet layout: [magic u32][stream u32][seq u64][length u16][pattern...], big-endian; the
-// pattern bytes are a function of (stream, seq, offset), so corruption is caught.
+// Source packet layout: [magic u32][stream u32][seq u64][length u16][offered at, ns u64][pattern...],
+// big-endian; the pattern bytes are a function of (stream, seq, offset), so corruption is caught,
+// and the offer time gives each packet's delivery delay.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -18,10 +19,12 @@ using transport::Duration;
 using transport::TimePoint;
 
 // Smallest source packet (the header above).
-inline constexpr std::size_t kSourceHeaderBytes = 18;
+inline constexpr std::size_t kSourceHeaderBytes = 26;
 
-// Writes source packet (stream, seq) of `size` bytes into `out` (size >= kSourceHeaderBytes).
-void stamp_source_packet(std::span<std::uint8_t> out, std::uint32_t stream, std::uint64_t seq);
+// Writes source packet (stream, seq), offered at `offered`, of `size` bytes into `out`
+// (size >= kSourceHeaderBytes).
+void stamp_source_packet(std::span<std::uint8_t> out, std::uint32_t stream, std::uint64_t seq,
+                         TimePoint offered = {});
 
 // Offers packets to a core's send().
 class Source {
@@ -98,10 +101,19 @@ class Sink {
   TimePoint last_time() const { return last_time_; }
   // Next expected sequence number of the current stream.
   std::uint64_t expected() const { return expected_; }
+  // Delivery delay (delivery time minus offer time) of the packets received so far: mean, largest
+  // and the q-quantile (1 ms resolution, up to 4 s).
+  double mean_delay_ms() const { return delays_ ? delay_sum_ms_ / static_cast<double>(delays_) : 0.0; }
+  double max_delay_ms() const { return delay_max_ms_; }
+  double delay_quantile_ms(double q) const;
+  // Forgets the delays recorded so far (e.g. after a warm-up).
+  void reset_delays();
 
  private:
   // Records an error.
   void fail(const std::string& what);
+  // Records one packet's delivery delay.
+  void record_delay(Duration d);
 
   bool allow_gaps_ = false;
   bool have_stream_ = false;
@@ -110,6 +122,9 @@ class Sink {
   std::uint64_t packets_ = 0, bytes_ = 0, errors_ = 0, gaps_ = 0;
   std::string first_error_;
   TimePoint last_time_{};
+  std::uint64_t delays_ = 0;
+  double delay_sum_ms_ = 0, delay_max_ms_ = 0;
+  std::vector<std::uint64_t> delay_histogram_ = std::vector<std::uint64_t>(4001, 0);  // 1 ms buckets
 };
 
 }  // namespace ncgw::sim

@@ -94,12 +94,14 @@ struct BulkResult {
   std::uint64_t delivered = 0;
   std::uint64_t errors = 0;
   std::string first_error;
+  double mean_delay_ms = 0, p99_delay_ms = 0;  // delivery delay (offer to delivery) while measured
 };
 
 // Runs `warmup` then measures the sink's goodput over `measure`.
 inline BulkResult run_bulk(Simulation& sim, transport::Duration warmup, transport::Duration measure) {
   sim.run_for(warmup);
-  const sim::Sink& sink = sim.ep(Side::b).sink;
+  sim::Sink& sink = sim.ep(Side::b).sink;
+  sink.reset_delays();
   const auto b0 = sink.bytes();
   const auto t0 = sim.now();
   sim.run_for(measure);
@@ -108,6 +110,8 @@ inline BulkResult run_bulk(Simulation& sim, transport::Duration warmup, transpor
   r.delivered = sink.packets();
   r.errors = sink.errors();
   r.first_error = sink.first_error();
+  r.mean_delay_ms = sink.mean_delay_ms();
+  r.p99_delay_ms = sink.delay_quantile_ms(0.99);
   return r;
 }
 
