@@ -33,10 +33,19 @@ def _require(cond, msg):
         raise ScenarioError(msg)
 
 
+# Every top-level key a scenario may have: anything else is a typo that would be ignored silently
+# (e.g. `tcpnc:` at the top instead of under `gateway:`).
+TOP_KEYS = ("name", "nodes", "links", "flows", "variants", "transport", "repetitions", "seed",
+            "parameters", "cases", "sweep", "duration", "tunnels", "gateway", "openvpn", "tcp",
+            "events", "timeseries")
+
+
 def validate(sc):
     """Checks the structure of a scenario (names, node types, link ends, flows, variants)."""
     for key in ("name", "nodes", "links", "flows"):
         _require(key in sc, f"missing top-level key '{key}'")
+    for key in sc:
+        _require(key in TOP_KEYS, f"unknown top-level key '{key}' (known: {', '.join(TOP_KEYS)})")
     nodes = sc["nodes"]
     _require(isinstance(nodes, dict) and nodes, "nodes: expected a mapping of node names")
     for n, spec in nodes.items():

@@ -106,6 +106,13 @@ class NamedVariants(unittest.TestCase):
         with self.assertRaises(scenario.ScenarioError):
             scenario.expand(scenario.load(SWEEP), {"variants": ["nope"]})
 
+    def test_unknown_top_level_key_is_rejected(self):
+        sc = scenario.load(SWEEP)
+        scenario.validate(sc)
+        sc["tcpnc"] = {"retransmission_target": 1.0}  # belongs under `gateway:`
+        with self.assertRaisesRegex(scenario.ScenarioError, "unknown top-level key 'tcpnc'"):
+            scenario.validate(sc)
+
     def test_openvpn_roles_and_command(self):
         p = openvpn.plan([{"a": "gw1", "b": "gw2"}], {"tun_mtu": 1400})[0]
         srv = openvpn.args(p, "gw1", "192.168.1.2", "192.168.1.2", "/k")
