@@ -10,12 +10,21 @@
 #                 the clear variants above use `security: none`
 #   openvpn udp   OpenVPN 2.6 p2p over UDP, static key, --cipher none --auth none (no crypto)
 #   openvpn tcp   the same over TCP (--proto tcp-server/tcp-client): a TCP tunnel without coding
+#   openvpn udp_gcm  OpenVPN 2.6 p2p over UDP with AES-256-GCM data channel: TLS mode with a
+#                 throw-away CA and two certificates (openssl, ECDSA P-256), --dh none; static-key
+#                 mode cannot do AEAD ciphers in 2.6, so this is the encrypted baseline for ncgw's
+#                 secure layer (ChaCha20-Poly1305; AES-GCM where the CPU has AES-NI is OpenVPN's
+#                 best case)
 # End hosts: Linux defaults (cubic, SACK, offloads as the veths come up). Each tunnel's TUN MTU:
 # ncgw `mtu: auto`; OpenVPN --tun-mtu = ncgw plain's TUN MTU (so the same inner MSS), --mssfix 0;
 # the gateways clamp the hosts' MSS to the route MTU (nftables). Outer IP fragmentation created at
 # gw1 during each flow is printed (it should be 0).
+# Each line also has the CPU seconds per GB of goodput the two tunnel processes used during the
+# flow (utime + stime of both, from /proc; '-' for direct routing, which is kernel work).
 # Prints one line per variant, then
 #   tcpnc_gbps=A udt_gbps=B openvpn_tcp_gbps=C
+#   ncgw_tcpnc_over_openvpn=T                (ncgw tcpnc / OpenVPN UDP without crypto)
+#   ncgw_aead_over_openvpn_aead=E            (ncgw plain with the secure layer / OpenVPN AES-256-GCM)
 #   direct_gbps=X openvpn_gbps=Y ncgw_gbps=Z ncgw_over_openvpn=R      (Y: OpenVPN UDP, Z: ncgw plain)
 # Usage: tunnel_vs_openvpn.sh NCGW_BINARY [SECONDS]   (as root; Release build; the machine's other
 #        load shows in the figures: compare only figures of the same run)
@@ -47,24 +56,41 @@ direct_routes() {  # add|del
 
 frag_creates() { nsx gw1 nstat -az IpFragCreates | awk '/IpFragCreates/ {print $2}'; }
 
+# cpu_ticks PID...: utime + stime of the processes, in clock ticks.
+cpu_ticks() {
+  local t=0 p
+  for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done
+  echo "$t"
+}
+
 PORT=5400
+TUNNEL_PIDS=()  # the two tunnel processes of the variant being measured (empty: direct routing)
 # measure NAME: one iperf3 TCP flow h1 -> h2; prints a line; sets GBPS.
 measure() {
-  local name=$1 f0 f1
+  local name=$1 f0 f1 c0=0 c1=0
   PORT=$((PORT + 1))
   WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "$name: no ping h1 -> h2"
   ns_bg h2 iperf3 -s -1 -p "$PORT" > "$WORK/server_$name.txt" 2>&1
   local srv=$LAST_PID
   sleep 0.5
   f0=$(frag_creates)
+  [ ${#TUNNEL_PIDS[@]} -gt 0 ] && c0=$(cpu_ticks "${TUNNEL_PIDS[@]}")
   nsx h1 iperf3 -c 10.2.0.2 -p "$PORT" -t "$SECONDS_PER_FLOW" -O "$OMIT" -J > "$WORK/$name.json" \
     || fail "iperf3 $name failed: $(head -c 400 "$WORK/$name.json")"
   wait "$srv" 2>/dev/null || true
   f1=$(frag_creates)
+  [ ${#TUNNEL_PIDS[@]} -gt 0 ] && c1=$(cpu_ticks "${TUNNEL_PIDS[@]}")
+  local cpu_per_gb
+  cpu_per_gb=$(/usr/bin/python3 -c "
+import json, os
+d = json.load(open('$WORK/$name.json'))
+gb = d['end']['sum_received']['bytes'] / 1e9
+print('-' if $c1 == $c0 else f'{($c1 - $c0) / os.sysconf(\"SC_CLK_TCK\") / gb:.2f}')")
   GBPS=$(/usr/bin/python3 -c "import json; d=json.load(open('$WORK/$name.json')); print(round(d['end']['sum_received']['bits_per_second']/1e9, 3))")
   local retr
   retr=$(/usr/bin/python3 -c "import json; d=json.load(open('$WORK/$name.json')); print(d['end']['sum_sent'].get('retransmits', -1))")
-  printf '%-12s %7.3f Gbit/s  tcp_retransmits %s  outer_fragments_created_gw1 %s\n' "$name" "$GBPS" "$retr" "$((f1 - f0))"
+  printf '%-16s %7.3f Gbit/s  cpu_s_per_GB %5s  tcp_retransmits %s  outer_fragments_created_gw1 %s\n' \
+    "$name" "$GBPS" "$cpu_per_gb" "$retr" "$((f1 - f0))"
 }
 
 # ncgw TRANSPORT [SECURITY]: start both gateways (security none: in clear; aead: encrypted with
@@ -94,31 +120,58 @@ YAML
     WAIT_SECONDS=10 wait_for test -S "/run/ncgw/${NS_PREFIX}-$g.sock" || fail "ncgw $t $g did not start: $(tail -3 "$WORK/$g-$t.log")"
   done
   NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
+  TUNNEL_PIDS=("$PID_gw1" "$PID_gw2")
   measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)"
   echo "             (TUN MTU $NCGW_MTU)"
   kill "$PID_gw1" "$PID_gw2"
   wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true
 }
 
-# openvpn udp|tcp MTU: p2p static-key tunnel without crypto, measure, stop.
+# openvpn_certs: a throw-away CA and a certificate for each side (TLS mode, for AES-256-GCM).
+openvpn_certs() {
+  local d=$WORK/pki s
+  mkdir -p "$d"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=bench-ca \
+    -keyout "$d/ca.key" -out "$d/ca.crt" 2>/dev/null
+  for s in gw1 gw2; do
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=$s" \
+      -keyout "$d/$s.key" -out "$d/$s.csr" 2>/dev/null
+    openssl x509 -req -in "$d/$s.csr" -CA "$d/ca.crt" -CAkey "$d/ca.key" -CAcreateserial -days 1 \
+      -out "$d/$s.crt" 2>/dev/null
+  done
+}
+
+# openvpn udp|tcp|udp_gcm MTU: p2p tunnel (static key without crypto, or TLS with AES-256-GCM),
+# measure, stop.
 openvpn_variant() {
   local proto=$1 mtu=$2 p1 p2
-  if [ "$proto" = udp ]; then p1=udp; p2=udp; else p1=tcp-server; p2=tcp-client; fi
-  local common=(--dev tun0 --dev-type tun --secret "$WORK/static.key" --cipher none --auth none
-                --tun-mtu "$mtu" --mssfix 0 --port 1194 --verb 3 --ping 10)
-  ns_bg gw1 openvpn "${common[@]}" --proto "$p1" --local 192.168.77.1 --ifconfig 10.98.0.1 10.98.0.2 \
+  case "$proto" in udp|udp_gcm) p1=udp; p2=udp ;; *) p1=tcp-server; p2=tcp-client ;; esac
+  local common=(--dev tun0 --dev-type tun --tun-mtu "$mtu" --mssfix 0 --port 1194 --verb 3 --ping 10)
+  local c1=() c2=()
+  if [ "$proto" = udp_gcm ]; then
+    local d=$WORK/pki
+    common+=(--ca "$d/ca.crt" --dh none --data-ciphers AES-256-GCM --cipher AES-256-GCM)
+    c1=(--tls-server --cert "$d/gw1.crt" --key "$d/gw1.key")
+    c2=(--tls-client --cert "$d/gw2.crt" --key "$d/gw2.key")
+  else
+    common+=(--secret "$WORK/static.key" --cipher none --auth none)
+  fi
+  ns_bg gw1 openvpn "${common[@]}" "${c1[@]}" --proto "$p1" --local 192.168.77.1 --ifconfig 10.98.0.1 10.98.0.2 \
     > "$WORK/ovpn-gw1-$proto.log" 2>&1
   local o1=$LAST_PID
   [ "$proto" = tcp ] && sleep 0.5
-  ns_bg gw2 openvpn "${common[@]}" --proto "$p2" --remote 192.168.77.1 --ifconfig 10.98.0.2 10.98.0.1 \
+  ns_bg gw2 openvpn "${common[@]}" "${c2[@]}" --proto "$p2" --remote 192.168.77.1 --ifconfig 10.98.0.2 10.98.0.1 \
     > "$WORK/ovpn-gw2-$proto.log" 2>&1
   local o2=$LAST_PID
   WAIT_SECONDS=15 wait_for grep -q "Initialization Sequence Completed" "$WORK/ovpn-gw1-$proto.log" \
     || fail "openvpn $proto gw1: $(tail -5 "$WORK/ovpn-gw1-$proto.log")"
   WAIT_SECONDS=15 wait_for grep -q "Initialization Sequence Completed" "$WORK/ovpn-gw2-$proto.log" \
     || fail "openvpn $proto gw2: $(tail -5 "$WORK/ovpn-gw2-$proto.log")"
+  [ "$proto" = udp_gcm ] && { grep -q "AES-256-GCM" "$WORK/ovpn-gw1-$proto.log" \
+    || fail "openvpn udp_gcm: data channel is not AES-256-GCM: $(grep -i cipher "$WORK/ovpn-gw1-$proto.log" | tail -3)"; }
   nsx gw1 ip route replace 10.2.0.0/24 dev tun0
   nsx gw2 ip route replace 10.1.0.0/24 dev tun0
+  TUNNEL_PIDS=("$o1" "$o2")
   measure "openvpn_$proto"
   kill "$o1" "$o2"
   wait "$o1" "$o2" 2>/dev/null || true
@@ -126,6 +179,7 @@ openvpn_variant() {
 
 echo "== $(date -u +%FT%TZ) iperf3 TCP h1 -> h2, ${SECONDS_PER_FLOW} s per flow (first $OMIT s omitted); ncgw $("$NCGW" --version | head -1); $(openvpn --version | head -1 | cut -d' ' -f1-2)"
 direct_routes add
+TUNNEL_PIDS=()
 measure direct
 DIRECT=$GBPS
 direct_routes del
@@ -140,7 +194,12 @@ ncgw_variant udt aead; UDT_ENC=$GBPS
 openvpn --genkey secret "$WORK/static.key" 2>/dev/null
 openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
 openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
+openvpn_certs
+openvpn_variant udp_gcm "$PLAIN_MTU"; OVPN_GCM=$GBPS
 
 echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
-echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC (clear: $PLAIN $TCPNC $UDT)"
+echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC openvpn_aes256gcm_gbps=$OVPN_GCM (clear: $PLAIN $TCPNC $UDT)"
+ratio() { /usr/bin/python3 -c "print(f'{$1 / $2:.2f}' if $2 > 0 else 'nan')"; }
+echo "ncgw_tcpnc_over_openvpn=$(ratio "$TCPNC" "$OVPN_UDP")"
+echo "ncgw_aead_over_openvpn_aead=$(ratio "$PLAIN_ENC" "$OVPN_GCM")"
 /usr/bin/python3 -c "print(f'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn={$PLAIN / $OVPN_UDP:.2f}' if $OVPN_UDP > 0 else 'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn=nan')"
