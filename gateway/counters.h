@@ -18,12 +18,14 @@ struct GatewayCounters {
   std::uint64_t ttl_expired = 0;                        // delivered for another peer with TTL/hop limit <= 1
   std::uint64_t icmp_time_exceeded_sent = 0;            // ICMP Time Exceeded answers sent (peer or TUN)
   std::uint64_t icmp_suppressed = 0;                    // expiries not answered (ICMP error, no source...)
+  std::uint64_t icmp_too_big_sent = 0;                  // ICMP Packet Too Big answers sent (peer or TUN)
 };
 
 // Per-peer counters the driver keeps beside its core's own.
 struct PeerCounters {
   std::uint64_t tun_packets_routed = 0;  // TUN packets the route table sent to this peer
   std::uint64_t send_refused = 0;        // packets the core refused (buffer full, too big...)
+  std::uint64_t too_big = 0;             // of those, larger than the core carries (Packet Too Big sent if allowed)
   std::uint64_t datagrams_in = 0;        // datagrams from this peer's address
   std::uint64_t datagrams_out = 0;       // datagrams handed to the socket for this peer
   std::uint64_t forwarded_from = 0;      // packets this peer delivered that went into another peer

@@ -64,16 +64,23 @@ ForwardDecision Forwarder::route_delivery(std::span<std::uint8_t> packet) {
   const auto peer = routes_.lookup(*dst);
   if (!peer) return {ForwardAction::to_tun};
   if (decrement_hop_limit(packet) == HopOutcome::decremented) return {ForwardAction::forward, *peer};
-  return expire(packet);
+  return answer_with(IcmpError::time_exceeded, packet, 0);
 }
 
-ForwardDecision Forwarder::expire(std::span<const std::uint8_t> packet) {
+ForwardDecision Forwarder::too_big(std::span<const std::uint8_t> packet, std::size_t mtu) {
+  answer_length_ = 0;
+  // ip_source reads the header: only packets an ICMP error may be about (whole headers) get here.
+  if (!must_not_fragment(packet) || !may_answer_with_icmp_error(packet)) return {ForwardAction::no_answer};
+  return answer_with(IcmpError::packet_too_big, packet, static_cast<std::uint32_t>(mtu));
+}
+
+ForwardDecision Forwarder::answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu) {
   answer_length_ = 0;
   const config::IpAddress src = ip_source(packet);
   const auto& source = src.v6 ? source_v6_ : source_v4_;
-  if (!source) return {ForwardAction::drop_expired};
-  answer_length_ = build_time_exceeded(packet, *source, answer_);
-  if (answer_length_ == 0) return {ForwardAction::drop_expired};
+  if (!source) return {ForwardAction::no_answer};
+  answer_length_ = build_icmp_error(kind, packet, *source, mtu, answer_);
+  if (answer_length_ == 0) return {ForwardAction::no_answer};
   const auto back = routes_.lookup(src);
   if (!back) return {ForwardAction::answer_tun};
   return {ForwardAction::answer_peer, *back};

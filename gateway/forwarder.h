@@ -1,7 +1,8 @@
 // In-process forwarding between tunnels: a packet one peer's core delivered whose destination the
 // route table maps to a peer goes into that peer's core with its hop limit decremented, as a router
 // would; on expiry an ICMP Time Exceeded from the gateway's TUN address goes back the way the packet
-// came. Everything else is for the kernel (the TUN). No allocation per packet.
+// came, and so does an ICMP Packet Too Big for a packet a tunnel cannot carry (path MTU discovery
+// through the tunnel). Everything else is for the kernel (the TUN). No allocation per packet.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -33,7 +34,7 @@ enum class ForwardAction {
   forward,       // hop limit decremented; send it into peer `peer`'s core
   answer_peer,   // expired; send answer() into peer `peer`'s core
   answer_tun,    // expired; write answer() to the TUN (its source is not routed to a peer)
-  drop_expired,  // expired; no ICMP may or can be sent (ICMP error, no TUN address of its family...)
+  no_answer,     // no ICMP may or can be sent (ICMP error, no TUN address of its family, IPv4 without DF...)
 };
 
 // The decision about one delivered packet.
@@ -50,11 +51,15 @@ class Forwarder {
   // Decides what happens to `packet`; may decrement its hop limit in place, and on expiry builds
   // the ICMP answer returned by answer().
   ForwardDecision route_delivery(std::span<std::uint8_t> packet);
-  // The ICMP Time Exceeded built by the last route_delivery that answered.
+  // A tunnel refused `packet` as larger than the `mtu` bytes it carries: builds the ICMP Packet
+  // Too Big returned by answer() (answer_tun / answer_peer) or says no_answer.
+  ForwardDecision too_big(std::span<const std::uint8_t> packet, std::size_t mtu);
+  // The ICMP error built by the last route_delivery or too_big that answered.
   std::span<const std::uint8_t> answer() const { return {answer_.data(), answer_length_}; }
 
  private:
-  ForwardDecision expire(std::span<const std::uint8_t> packet);
+  // Builds ICMP error `kind` about `packet` and routes it back toward the packet's source.
+  ForwardDecision answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu);
 
   const RouteTable& routes_;
   std::optional<config::IpAddress> source_v4_, source_v6_;

@@ -103,7 +103,8 @@ std::uint32_t Gateway::choose_mtu() const {
   const std::uint32_t limit = auto_tun_mtu(cfg_);   // what check-config prints for `mtu: auto`
   if (!cfg_.tun.mtu) return limit;
   if (*cfg_.tun.mtu > limit) {
-    spdlog::warn("tun.mtu {} exceeds what the tunnel carries unfragmented ({}); larger packets are dropped",
+    spdlog::warn("tun.mtu {} exceeds what the tunnel carries unfragmented ({}); larger packets are refused "
+                 "with ICMP fragmentation needed / packet too big (IPv4 without DF: dropped)",
                  *cfg_.tun.mtu, limit);
   }
   return *cfg_.tun.mtu;
@@ -221,9 +222,7 @@ void Gateway::route_tun_packet(std::span<const std::uint8_t> packet, TimePoint t
   }
   PeerRuntime& peer = peers_[*peer_index];
   ++peer.counters.tun_packets_routed;
-  if (!admit(peer, packet, t)) return;
-  if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
-  peer.dirty = true;
+  send_to_peer(peer, packet, t);
 }
 
 // The arrival time of datagram i in core time: its kernel timestamp moved from CLOCK_REALTIME onto
@@ -308,7 +307,7 @@ void Gateway::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePoi
   }
   ++from.counters.ttl_expired;
   ++counters_.ttl_expired;
-  if (d.action == ForwardAction::drop_expired) {
+  if (d.action == ForwardAction::no_answer) {
     ++counters_.icmp_suppressed;
     return;
   }
@@ -320,8 +319,20 @@ void Gateway::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePoi
 
 void Gateway::send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
   if (!admit(peer, packet, t)) return;
-  if (peer.core->send(packet, t) != transport::SendResult::accepted) ++peer.counters.send_refused;
+  const transport::SendResult r = peer.core->send(packet, t);
+  if (r != transport::SendResult::accepted) ++peer.counters.send_refused;
+  if (r == transport::SendResult::too_big) answer_too_big(peer, packet, t);
   peer.dirty = true;
+}
+
+void Gateway::answer_too_big(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
+  ++peer.counters.too_big;
+  // An ICMP error is never about an ICMP error, so the answer cannot come back here about itself.
+  const ForwardDecision d = forwarder_.too_big(packet, peer.core->max_payload());
+  if (d.action == ForwardAction::no_answer) return;
+  ++counters_.icmp_too_big_sent;
+  if (d.action == ForwardAction::answer_tun) return write_tun(forwarder_.answer());
+  send_to_peer(peers_[d.peer], forwarder_.answer(), t);
 }
 
 void Gateway::write_tun(std::span<const std::uint8_t> packet) {

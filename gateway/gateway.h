@@ -75,6 +75,9 @@ class Gateway {
   void deliver(PeerRuntime& from, std::span<std::uint8_t> packet, transport::TimePoint t);
   // Sends a packet the gateway forwards or originates into a peer's core.
   void send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // The core refused `packet` as larger than it carries: an ICMP Packet Too Big (IPv4 with DF, IPv6)
+  // goes back toward the packet's source, so its path MTU discovery learns the tunnel's MTU.
+  void answer_too_big(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
   // Writes a packet to the TUN (the kernel routes it), counting it or the error.
   void write_tun(std::span<const std::uint8_t> packet);
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);

@@ -47,8 +47,24 @@ bool may_answer_v6(std::span<const std::uint8_t> p) {
   return true;
 }
 
-std::size_t build_v4(std::span<const std::uint8_t> expired, const config::IpAddress& source,
-                     std::span<std::uint8_t> out) {
+// The ICMPv4 type / code of `kind`, and its 32-bit field after the checksum (RFC 792, RFC 1191).
+struct Icmp4Head {
+  std::uint8_t type, code;
+  std::uint32_t rest;
+};
+Icmp4Head icmp4_head(IcmpError kind, std::uint32_t mtu) {
+  if (kind == IcmpError::packet_too_big) return {3, 4, std::min<std::uint32_t>(mtu, 0xFFFF)};
+  return {11, 0, 0};  // time exceeded; code 0: TTL exceeded in transit
+}
+
+// Writes a 32-bit value big-endian at `p`.
+void put32(std::uint8_t* p, std::uint32_t v) {
+  put16(p, v >> 16);
+  put16(p + 2, v & 0xFFFF);
+}
+
+std::size_t build_v4(IcmpError kind, std::uint32_t mtu, std::span<const std::uint8_t> expired,
+                     const config::IpAddress& source, std::span<std::uint8_t> out) {
   const std::size_t quoted = std::min(expired.size(), kIcmp4AnswerLimit - 28);
   const std::size_t total = 28 + quoted;
   if (out.size() < total) return 0;
@@ -62,14 +78,17 @@ std::size_t build_v4(std::span<const std::uint8_t> expired, const config::IpAddr
   std::memcpy(ip + 16, expired.data() + 12, 4);   // back to the expired packet's source
   put16(ip + 10, checksum_finish(checksum_add(0, {ip, 20})));
   std::uint8_t* icmp = ip + 20;
-  icmp[0] = 11;   // time exceeded; code 0: TTL exceeded in transit
+  const Icmp4Head head = icmp4_head(kind, mtu);
+  icmp[0] = head.type;
+  icmp[1] = head.code;
+  put32(icmp + 4, head.rest);
   std::memcpy(icmp + 8, expired.data(), quoted);
   put16(icmp + 2, checksum_finish(checksum_add(0, {icmp, 8 + quoted})));
   return total;
 }
 
-std::size_t build_v6(std::span<const std::uint8_t> expired, const config::IpAddress& source,
-                     std::span<std::uint8_t> out) {
+std::size_t build_v6(IcmpError kind, std::uint32_t mtu, std::span<const std::uint8_t> expired,
+                     const config::IpAddress& source, std::span<std::uint8_t> out) {
   const std::size_t quoted = std::min(expired.size(), kMaxIcmpAnswer - 48);
   const std::size_t payload = 8 + quoted;
   if (out.size() < 40 + payload) return 0;
@@ -82,7 +101,12 @@ std::size_t build_v6(std::span<const std::uint8_t> expired, const config::IpAddr
   std::memcpy(ip + 8, source.bytes.data(), 16);
   std::memcpy(ip + 24, expired.data() + 8, 16);
   std::uint8_t* icmp = ip + 40;
-  icmp[0] = 3;    // time exceeded; code 0: hop limit exceeded in transit
+  if (kind == IcmpError::packet_too_big) {
+    icmp[0] = 2;  // packet too big (RFC 4443 3.2): code 0, the MTU in the 32 bits after the checksum
+    put32(icmp + 4, mtu);
+  } else {
+    icmp[0] = 3;  // time exceeded; code 0: hop limit exceeded in transit
+  }
   std::memcpy(icmp + 8, expired.data(), quoted);
   const std::uint8_t pseudo_tail[8] = {0, 0, static_cast<std::uint8_t>(payload >> 8),
                                        static_cast<std::uint8_t>(payload), 0, 0, 0, kNextHeaderIcmp6};
@@ -117,12 +141,24 @@ bool may_answer_with_icmp_error(std::span<const std::uint8_t> packet) {
   return false;
 }
 
+bool must_not_fragment(std::span<const std::uint8_t> packet) {
+  if (packet.empty()) return false;
+  const unsigned version = packet[0] >> 4;
+  if (version == 6) return true;
+  return version == 4 && packet.size() >= 20 && (packet[6] & 0x40) != 0;
+}
+
+std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const config::IpAddress& source,
+                             std::uint32_t mtu, std::span<std::uint8_t> out) {
+  if (!may_answer_with_icmp_error(packet)) return 0;
+  const bool v6 = (packet[0] >> 4) == 6;
+  if (v6 != source.v6) return 0;
+  return v6 ? build_v6(kind, mtu, packet, source, out) : build_v4(kind, mtu, packet, source, out);
+}
+
 std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const config::IpAddress& source,
                                 std::span<std::uint8_t> out) {
-  if (!may_answer_with_icmp_error(expired)) return 0;
-  const bool v6 = (expired[0] >> 4) == 6;
-  if (v6 != source.v6) return 0;
-  return v6 ? build_v6(expired, source, out) : build_v4(expired, source, out);
+  return build_icmp_error(IcmpError::time_exceeded, expired, source, 0, out);
 }
 
 }  // namespace ncgw::gateway

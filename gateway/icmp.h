@@ -1,4 +1,5 @@
-// ICMP Time Exceeded answers (ICMPv4 type 11 / ICMPv6 type 3) built into a caller's buffer, and the
+// ICMP errors a router sends, built into a caller's buffer: Time Exceeded (ICMPv4 type 11 / ICMPv6
+// type 3) and Packet Too Big (ICMPv4 type 3 code 4 "fragmentation needed" / ICMPv6 type 2), and the
 // Internet checksum they need. Pure functions over byte spans: no allocation, no OS calls.
 #pragma once
 #include <cstddef>
@@ -23,6 +24,23 @@ std::uint16_t checksum_finish(std::uint32_t sum);
 // ICMP error, not a later fragment, and neither its source nor destination is unspecified,
 // multicast, broadcast or loopback.
 bool may_answer_with_icmp_error(std::span<const std::uint8_t> packet);
+
+// The ICMP errors built here.
+enum class IcmpError {
+  time_exceeded,   // hop limit exceeded in transit
+  packet_too_big,  // the next hop (a tunnel) carries at most `mtu` bytes (RFC 1191, RFC 8201)
+};
+
+// True for an IPv4 packet with Don't Fragment set, and for every IPv6 packet (routers never
+// fragment IPv6): the packets a Packet Too Big may be sent about (else they are dropped: ncgw does
+// not fragment).
+bool must_not_fragment(std::span<const std::uint8_t> packet);
+
+// Writes ICMP error `kind` about `packet` into `out`, from `source` (same IP family as `packet`) to
+// the packet's source, quoting as much of it as fits; `mtu` is the MTU a Packet Too Big reports.
+// Returns the answer's length, or 0 when none may or can be built.
+std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const config::IpAddress& source,
+                             std::uint32_t mtu, std::span<std::uint8_t> out);
 
 // Writes an ICMP Time Exceeded (hop limit exceeded in transit, code 0) about `expired` into `out`,
 // from `source` (same IP family as `expired`) to the expired packet's source, quoting as much of

@@ -22,7 +22,8 @@ json gateway_counters(const GatewayCounters& c) {
           {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},
           {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender},
           {"forwarded_packets", c.forwarded_packets}, {"ttl_expired", c.ttl_expired},
-          {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent}, {"icmp_suppressed", c.icmp_suppressed}};
+          {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent}, {"icmp_suppressed", c.icmp_suppressed},
+          {"icmp_too_big_sent", c.icmp_too_big_sent}};
 }
 
 json peer_status(const PeerStatusInput& p) {
@@ -35,6 +36,7 @@ json peer_status(const PeerStatusInput& p) {
           {"endpoint", p.address->to_string()},
           {"tun_packets_routed", c.tun_packets_routed},
           {"send_refused", c.send_refused},
+          {"too_big", c.too_big},
           {"datagrams_in", c.datagrams_in},
           {"datagrams_out", c.datagrams_out},
           {"forwarded_from", c.forwarded_from},

@@ -58,6 +58,11 @@ Connection* Endpoint::find(std::int32_t id) {
   return it == conns_.end() ? nullptr : it->second.get();
 }
 
+const Connection* Endpoint::find(std::int32_t id) const {
+  const auto it = conns_.find(id);
+  return it == conns_.end() ? nullptr : it->second.get();
+}
+
 void Endpoint::remove(std::int32_t id) {
   const auto it = conns_.find(id);
   if (it == conns_.end()) return;

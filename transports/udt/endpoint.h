@@ -40,6 +40,7 @@ class Endpoint {
   std::optional<std::int32_t> accept();
   // The connection with socket id `id`, or null.
   Connection* find(std::int32_t id);
+  const Connection* find(std::int32_t id) const;
   // Forgets a connection (after close or failure).
   void remove(std::int32_t id);
   // Number of connections held.

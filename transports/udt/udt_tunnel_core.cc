@@ -130,7 +130,12 @@ std::optional<TimePoint> UdtTunnelCore::next_deadline() const {
 }
 
 std::size_t UdtTunnelCore::max_payload() const {
-  return s_.conn.mss - s_.conn.ip_udp_overhead - wire::kHeaderSize;
+  const std::size_t configured = s_.conn.mss - s_.conn.ip_udp_overhead - wire::kHeaderSize;
+  // The handshake takes the smaller of the two sides' MSS: a peer with a smaller one lowers what
+  // this tunnel carries (and the MTU an ICMP Packet Too Big reports).
+  const Connection* c = current_ ? ep_.find(*current_) : nullptr;
+  if (c && c->connected()) return std::min<std::size_t>(configured, c->payload_size());
+  return configured;
 }
 
 double UdtTunnelCore::mss_rule_bytes(const ConnStats& st) const {

@@ -82,13 +82,38 @@ TEST(Forwarder, ExpiryWithoutATunAddressOfThatFamilyIsDropped) {
   const std::vector<config::Prefix> tun{*config::parse_prefix("10.99.0.2/24")};
   Forwarder fwd(routes, tun);
   auto p = udp6("fd00:1::2", "fd00:3::2", 1);
-  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::drop_expired);
+  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::no_answer);
   EXPECT_TRUE(fwd.answer().empty());
 }
 
 TEST_F(Cascade, ExpiredIcmpErrorIsDroppedSilently) {
   auto p = test::icmp4("10.1.0.2", "10.3.0.2", 1, Tins::ICMP::TIME_EXCEEDED);
-  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::drop_expired);
+  EXPECT_EQ(fwd.route_delivery(p).action, ForwardAction::no_answer);
+}
+
+TEST_F(Cascade, TooBigAnswersTowardsTheSourceWithTheTunnelsMtu) {
+  auto p = udp4("10.1.0.2", "10.3.0.2", 64, 1400);
+  p[6] |= 0x40;   // DF (the header checksum is not checked here)
+  const auto d = fwd.too_big(p, 1304);
+  EXPECT_EQ(d.action, ForwardAction::answer_peer);   // the source sits behind gw1
+  EXPECT_EQ(d.peer, 0u);
+  const auto a = fwd.answer();
+  ASSERT_EQ(a.size(), 576u);
+  EXPECT_EQ(a[20], 3);   // destination unreachable
+  EXPECT_EQ(a[21], 4);   // fragmentation needed and DF set
+  EXPECT_EQ((a[26] << 8) | a[27], 1304);
+  auto local = udp4("10.99.0.7", "10.3.0.2", 64, 1400);   // a source on the gateway's own side
+  local[6] |= 0x40;
+  EXPECT_EQ(fwd.too_big(local, 1304).action, ForwardAction::answer_tun);
+}
+
+TEST_F(Cascade, TooBigWithoutDontFragmentOrAboutIcmpErrorsIsNotAnswered) {
+  EXPECT_EQ(fwd.too_big(udp4("10.1.0.2", "10.3.0.2", 64, 1400), 1304).action, ForwardAction::no_answer);
+  auto err = test::icmp4("10.1.0.2", "10.3.0.2", 64, Tins::ICMP::DEST_UNREACHABLE);
+  err[6] |= 0x40;
+  EXPECT_EQ(fwd.too_big(err, 40).action, ForwardAction::no_answer);
+  EXPECT_EQ(fwd.too_big(udp6("fd00:9::2", "fd00:3::2", 64, 1400), 1284).action, ForwardAction::answer_tun);
+  EXPECT_EQ(fwd.too_big(std::vector<std::uint8_t>{0x45, 0, 0}, 1304).action, ForwardAction::no_answer);
 }
 
 }  // namespace

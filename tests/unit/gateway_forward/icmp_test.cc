@@ -1,5 +1,6 @@
 // ICMP Time Exceeded answers compared byte for byte with the same answer built by libtins, and the
-// RFC 1812 / RFC 4443 cases where no answer may be sent.
+// RFC 1812 / RFC 4443 cases where no answer may be sent; Packet Too Big (RFC 1191 / RFC 4443 3.2)
+// read back by libtins.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -133,6 +134,61 @@ TEST(TimeExceeded, FamilyMismatchAndSmallBufferGiveNothing) {
   EXPECT_EQ(build_time_exceeded(udp4("10.1.0.2", "10.3.0.2", 1), ip("fd99::2"), out), 0u);
   std::array<std::uint8_t, 60> small{};
   EXPECT_EQ(build_time_exceeded(udp4("10.1.0.2", "10.3.0.2", 1), ip("10.99.0.2"), small), 0u);
+}
+
+// An IPv4 UDP packet with Don't Fragment set (as Linux sends TCP with path MTU discovery on).
+std::vector<std::uint8_t> udp4_df(const char* src, const char* dst, std::size_t payload) {
+  auto p = udp4(src, dst, 64, payload);
+  p[6] |= 0x40;
+  p[10] = p[11] = 0;
+  const std::uint16_t c = checksum_finish(checksum_add(0, {p.data(), 20}));
+  p[10] = static_cast<std::uint8_t>(c >> 8);
+  p[11] = static_cast<std::uint8_t>(c);
+  return p;
+}
+
+TEST(PacketTooBig, Ipv4FragmentationNeededCarriesTheMtu) {
+  const auto big = udp4_df("10.1.0.2", "10.3.0.2", 1400);
+  ASSERT_TRUE(must_not_fragment(big));
+  std::array<std::uint8_t, kMaxIcmpAnswer> out{};
+  const std::size_t n = build_icmp_error(IcmpError::packet_too_big, big, ip("10.99.0.2"), 1304, out);
+  ASSERT_EQ(n, 576u);
+  EXPECT_EQ(checksum_finish(checksum_add(0, {out.data(), 20})), 0);
+  EXPECT_EQ(checksum_finish(checksum_add(0, {out.data() + 20, n - 20})), 0);
+  const Tins::IP parsed(out.data(), static_cast<std::uint32_t>(n));
+  EXPECT_EQ(parsed.dst_addr(), Tins::IPv4Address("10.1.0.2"));
+  const auto& icmp = parsed.rfind_pdu<Tins::ICMP>();
+  EXPECT_EQ(icmp.type(), Tins::ICMP::DEST_UNREACHABLE);
+  EXPECT_EQ(icmp.code(), 4);
+  EXPECT_EQ(out[24], 0);   // unused
+  EXPECT_EQ(out[25], 0);
+  EXPECT_EQ((out[26] << 8) | out[27], 1304);   // next-hop MTU
+  EXPECT_TRUE(std::equal(big.begin(), big.begin() + 548, out.begin() + 28));
+}
+
+TEST(PacketTooBig, Ipv6PacketTooBigCarriesTheMtu) {
+  const auto big = udp6("fd00:1::2", "fd00:3::2", 64, 1400);
+  ASSERT_TRUE(must_not_fragment(big));
+  std::array<std::uint8_t, kMaxIcmpAnswer> out{};
+  const std::size_t n = build_icmp_error(IcmpError::packet_too_big, big, ip("fd99::2"), 1284, out);
+  ASSERT_EQ(n, 1280u);
+  const Tins::IPv6 parsed(out.data(), static_cast<std::uint32_t>(n));
+  EXPECT_EQ(parsed.dst_addr(), Tins::IPv6Address("fd00:1::2"));
+  const auto& icmp = parsed.rfind_pdu<Tins::ICMPv6>();
+  EXPECT_EQ(icmp.type(), Tins::ICMPv6::PACKET_TOOBIG);
+  EXPECT_EQ(icmp.code(), 0);
+  EXPECT_EQ((std::uint32_t{out[44]} << 24) | (out[45] << 16) | (out[46] << 8) | out[47], 1284u);
+  std::uint32_t sum = checksum_add(0, {out.data() + 8, 32});
+  const std::uint8_t tail[8] = {0, 0, static_cast<std::uint8_t>((n - 40) >> 8), static_cast<std::uint8_t>(n - 40), 0, 0, 0, 58};
+  sum = checksum_add(sum, tail);
+  EXPECT_EQ(checksum_finish(checksum_add(sum, {out.data() + 40, n - 40})), 0);
+}
+
+TEST(PacketTooBig, OnlyAboutPacketsThatMustNotBeFragmented) {
+  EXPECT_FALSE(must_not_fragment(udp4("10.1.0.2", "10.3.0.2", 64, 1400)));   // no DF: may be fragmented
+  EXPECT_TRUE(must_not_fragment(udp4_df("10.1.0.2", "10.3.0.2", 1400)));
+  EXPECT_TRUE(must_not_fragment(udp6("fd00:1::2", "fd00:3::2", 64, 10)));
+  EXPECT_FALSE(must_not_fragment({}));
 }
 
 }  // namespace

@@ -109,6 +109,23 @@ TEST(UdtTunnelCore, CarriesPacketsInOrderBothWays) {
   EXPECT_TRUE(has_rtt);
 }
 
+// The handshake takes the smaller MSS of the two sides: the side configured larger then carries (and
+// reports in max_payload, which a Packet Too Big quotes) the smaller payload, and refuses more.
+TEST(UdtTunnelCore, MaxPayloadFollowsTheNegotiatedMss) {
+  Link l;
+  auto big = settings(TunnelRole::caller, kB, 1);
+  auto small = settings(TunnelRole::listener, kA, 2);
+  small.conn.mss = 1400;
+  l.a = std::make_unique<UdtTunnelCore>(big);
+  l.b = std::make_unique<UdtTunnelCore>(small);
+  EXPECT_EQ(l.a->max_payload(), 1456u);   // before the handshake: its own MSS
+  ASSERT_TRUE(l.run_until([&] { return connected(*l.a) && connected(*l.b); }, 2s));
+  EXPECT_EQ(l.a->max_payload(), 1356u);
+  EXPECT_EQ(l.b->max_payload(), 1356u);
+  EXPECT_EQ(l.a->send(std::vector<std::uint8_t>(1357, 0x45), l.now), transport::SendResult::too_big);
+  EXPECT_EQ(l.a->send(ip_packet(1, 1356), l.now), transport::SendResult::accepted);
+}
+
 // `ncgw status` shows the core's stats: the UDT fields an operator needs are there, with values from
 // a lossy transfer (every 50th data packet a -> b is lost).
 TEST(UdtTunnelCore, StatsCarryTheUdtFields) {
