@@ -14,6 +14,7 @@ declare -A corpus=(
   [crypto_handshake]=tests/fuzz/crypto/corpus_handshake
   [crypto_record]=tests/fuzz/crypto/corpus_record
   [fudp_flow]=tests/fuzz/fudp/corpus
+  [gateway_forwarder]=tests/fuzz/gateway/corpus
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")
