@@ -77,13 +77,22 @@ ForwardDecision Forwarder::too_big(std::span<const std::uint8_t> packet, std::si
 ForwardDecision Forwarder::answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu) {
   answer_length_ = 0;
   const config::IpAddress src = ip_source(packet);
-  const auto& source = src.v6 ? source_v6_ : source_v4_;
+  const auto back = routes_.lookup(src);
+  const auto source = answer_source(kind, packet, src.v6, back.has_value());
   if (!source) return {ForwardAction::no_answer};
   answer_length_ = build_icmp_error(kind, packet, *source, mtu, answer_);
   if (answer_length_ == 0) return {ForwardAction::no_answer};
-  const auto back = routes_.lookup(src);
   if (!back) return {ForwardAction::answer_tun};
   return {ForwardAction::answer_peer, *back};
+}
+
+std::optional<config::IpAddress> Forwarder::answer_source(IcmpError kind, std::span<const std::uint8_t> packet,
+                                                          bool v6, bool to_peer) const {
+  // This host's kernel drops a packet written to the TUN whose source is one of its own addresses
+  // (a martian source), so a Packet Too Big for a local host comes from the packet's destination,
+  // which the sender's PMTU cache keys on anyway. Through a peer, the TUN address is foreign there.
+  if (kind == IcmpError::packet_too_big && !to_peer) return ip_destination(packet);
+  return v6 ? source_v6_ : source_v4_;
 }
 
 }  // namespace ncgw::gateway

@@ -60,6 +60,10 @@ class Forwarder {
  private:
   // Builds ICMP error `kind` about `packet` and routes it back toward the packet's source.
   ForwardDecision answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu);
+  // The source address of an ICMP error `kind` about `packet` (IPv6 when `v6`), sent to a peer or
+  // written to this host's TUN.
+  std::optional<config::IpAddress> answer_source(IcmpError kind, std::span<const std::uint8_t> packet, bool v6,
+                                                 bool to_peer) const;
 
   const RouteTable& routes_;
   std::optional<config::IpAddress> source_v4_, source_v6_;

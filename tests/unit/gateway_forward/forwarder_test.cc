@@ -105,6 +105,14 @@ TEST_F(Cascade, TooBigAnswersTowardsTheSourceWithTheTunnelsMtu) {
   auto local = udp4("10.99.0.7", "10.3.0.2", 64, 1400);   // a source on the gateway's own side
   local[6] |= 0x40;
   EXPECT_EQ(fwd.too_big(local, 1304).action, ForwardAction::answer_tun);
+  // Written to this host's TUN, the answer must not come from one of this host's addresses (the
+  // kernel drops a martian source): it comes from the refused packet's destination.
+  const auto tun_answer = fwd.answer();
+  ASSERT_GE(tun_answer.size(), 20u);
+  EXPECT_EQ(std::vector<std::uint8_t>(tun_answer.begin() + 12, tun_answer.begin() + 16),
+            (std::vector<std::uint8_t>{10, 3, 0, 2}));
+  EXPECT_EQ(std::vector<std::uint8_t>(tun_answer.begin() + 16, tun_answer.begin() + 20),
+            (std::vector<std::uint8_t>{10, 99, 0, 7}));
 }
 
 TEST_F(Cascade, TooBigWithoutDontFragmentOrAboutIcmpErrorsIsNotAnswered) {
