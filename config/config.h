@@ -19,6 +19,10 @@ enum class CongestionControl { newreno, cubic, bbr };
 // What happens to the TUN device at shutdown.
 enum class TunOnExit { remove, keep };
 
+// TUN offloads: auto = IFF_VNET_HDR with TSO4/TSO6 and checksum offload where the kernel accepts
+// them (the gateway cuts super-packets itself); off = one plain IP packet per read and write.
+enum class TunOffload { automatic, off };
+
 // Settings of the unreliable `plain` transport (UDP encapsulation, no recovery).
 struct PlainSettings {
   std::uint32_t session_id = 0;  // 0: derived from the two gateway names
@@ -121,6 +125,7 @@ struct TunConfig {
   std::uint32_t underlay_mtu = 1500;
   std::vector<Prefix> addresses;             // interface addresses with prefix length (v4 and v6)
   TunOnExit on_exit = TunOnExit::remove;
+  TunOffload offload = TunOffload::automatic;
   friend bool operator==(const TunConfig&, const TunConfig&) = default;
 };
 

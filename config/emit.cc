@@ -56,6 +56,7 @@ void emit_tun(YAML::Emitter& out, const TunConfig& t) {
   for (const Prefix& p : t.addresses) out << to_string(p);
   out << YAML::EndSeq;
   emit_pair(out, "on_exit", std::string(to_string(t.on_exit)));
+  emit_pair(out, "offload", std::string(to_string(t.offload)));
   out << YAML::EndMap;
 }
 

@@ -66,6 +66,7 @@ std::string_view to_string(CongestionControl cc);
 std::string_view to_string(UdtRole role);
 std::string_view to_string(UdtCongestionControl cc);
 std::string_view to_string(TunOnExit on_exit);
+std::string_view to_string(TunOffload offload);
 std::string_view to_string(Security security);
 
 }  // namespace ncgw::config

@@ -69,4 +69,6 @@ std::string_view to_string(TunOnExit on_exit) {
   return on_exit == TunOnExit::keep ? "keep" : "remove";
 }
 
+std::string_view to_string(TunOffload offload) { return offload == TunOffload::off ? "off" : "auto"; }
+
 }  // namespace ncgw::config

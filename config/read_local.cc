@@ -79,8 +79,8 @@ std::uint16_t read_port(const Node& node, std::vector<std::pair<std::string, std
 }  // namespace
 
 TunConfig read_tun(const Node& node) {
-  static constexpr std::array<std::string_view, 5> keys{"name", "mtu", "underlay_mtu", "addresses",
-                                                        "on_exit"};
+  static constexpr std::array<std::string_view, 6> keys{"name", "mtu", "underlay_mtu", "addresses",
+                                                        "on_exit", "offload"};
   node.check_keys(keys);
   TunConfig tun;
   if (const auto name = node.find("name")) {
@@ -93,6 +93,7 @@ TunConfig read_tun(const Node& node) {
   if (const auto n = node.find("underlay_mtu")) tun.underlay_mtu = read_uint_as<std::uint32_t>(*n, kMinMtu, kMaxMtu);
   if (const auto n = node.find("addresses")) tun.addresses = read_addresses(*n);
   if (const auto n = node.find("on_exit")) tun.on_exit = read_choice<TunOnExit>(*n, kOnExitNames);
+  if (const auto n = node.find("offload")) tun.offload = read_choice<TunOffload>(*n, kTunOffloadNames);
   if (const auto n = node.find("mtu")) {
     tun.mtu = read_mtu(*n);
     check_mtu(*n, tun);

@@ -52,6 +52,8 @@ inline constexpr std::array<std::pair<std::string_view, Security>, 2> kSecurityN
     {"aead", Security::aead}, {"none", Security::none}}};
 inline constexpr std::array<std::pair<std::string_view, TunOnExit>, 2> kOnExitNames{{
     {"remove", TunOnExit::remove}, {"keep", TunOnExit::keep}}};
+inline constexpr std::array<std::pair<std::string_view, TunOffload>, 2> kTunOffloadNames{{
+    {"auto", TunOffload::automatic}, {"off", TunOffload::off}}};
 inline constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kLogLevels{{
     {"trace", "trace"}, {"debug", "debug"}, {"info", "info"}, {"warn", "warn"},
     {"error", "error"}, {"critical", "critical"}, {"off", "off"}}};

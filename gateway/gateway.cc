@@ -1,6 +1,7 @@
 #include "gateway/gateway.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,8 +24,9 @@ namespace ncgw::gateway {
 namespace asio = boost::asio;
 using transport::TimePoint;
 
-// Packets read from the TUN per readiness event before the loop serves other sources.
-constexpr int kTunReadsPerWake = 256;
+// Packets read from the TUN per readiness event before the loop serves other sources (a read with
+// offloads on may hold up to 45 of them).
+constexpr std::size_t kTunPacketsPerWake = 256;
 
 Gateway::Gateway(asio::io_context& io, const config::GatewayConfig& cfg)
     : io_(io), cfg_(cfg), epoch_(std::chrono::steady_clock::now()), packet_buf_(kMaxDatagram) {
@@ -32,10 +34,14 @@ Gateway::Gateway(asio::io_context& io, const config::GatewayConfig& cfg)
   open_ports();
   const std::uint32_t mtu = choose_mtu();
   tun_ = std::make_unique<TunDevice>(cfg_.tun, mtu);
+  if (tun_->vnet_header()) {
+    tun_frame_.resize(kMaxTunFrame);
+    splitter_ = std::make_unique<OffloadSplitter>();
+  }
   install_routes();
   control_ = std::make_unique<ControlServer>(io_, cfg_, [this] { return status_json(); });
-  spdlog::info("gateway {}: tun {} mtu {} ({}), {} peer(s), {} route(s), control {}", cfg_.name,
-               tun_->name(), mtu, tun_->created() ? "created" : "attached", peers_.size(),
+  spdlog::info("gateway {}: tun {} mtu {} ({}, offloads {}), {} peer(s), {} route(s), control {}", cfg_.name,
+               tun_->name(), mtu, tun_->created() ? "created" : "attached", tun_->offload_state(), peers_.size(),
                routes_.size(), control_->path());
 }
 
@@ -192,15 +198,41 @@ void Gateway::wait_port(std::size_t i) {
 
 void Gateway::on_tun_readable() {
   const TimePoint t = now();
-  for (int i = 0; i < kTunReadsPerWake; ++i) {
-    const ssize_t n = ::read(tun_->fd(), packet_buf_.data(), packet_buf_.size());
+  std::vector<std::uint8_t>& buf = splitter_ ? tun_frame_ : packet_buf_;
+  for (std::size_t packets = 0; packets < kTunPacketsPerWake;) {
+    const ssize_t n = ::read(tun_->fd(), buf.data(), buf.size());
     if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) count_tun_read_error(errno);
     if (n <= 0) break;
+    const std::span<std::uint8_t> read{buf.data(), static_cast<std::size_t>(n)};
+    if (splitter_) {
+      packets += route_tun_frame(read, t);
+      continue;
+    }
     ++counters_.tun_rx_packets;
-    counters_.tun_rx_bytes += static_cast<std::uint64_t>(n);
-    route_tun_packet({packet_buf_.data(), static_cast<std::size_t>(n)}, t);
+    counters_.tun_rx_bytes += read.size();
+    route_tun_packet(read, t);
+    ++packets;
   }
   service_dirty_peers(t);
+}
+
+std::size_t Gateway::route_tun_frame(std::span<std::uint8_t> frame, TimePoint t) {
+  const SplitResult r = splitter_->split(frame);
+  if (r == SplitResult::bad_header || r == SplitResult::bad_gso_packet) {
+    ++counters_.drop_bad_vnet_header;
+    return 0;
+  }
+  if (r == SplitResult::segmented) {
+    ++counters_.tun_gso_frames;
+    counters_.tun_gso_segments += splitter_->count();
+  }
+  for (std::size_t i = 0; i < splitter_->count(); ++i) {
+    const auto packet = splitter_->segment(i);
+    ++counters_.tun_rx_packets;
+    counters_.tun_rx_bytes += packet.size();
+    route_tun_packet(packet, t);
+  }
+  return splitter_->count();
 }
 
 void Gateway::count_tun_read_error(int error) {
@@ -336,7 +368,11 @@ void Gateway::answer_too_big(PeerRuntime& peer, std::span<const std::uint8_t> pa
 }
 
 void Gateway::write_tun(std::span<const std::uint8_t> packet) {
-  if (::write(tun_->fd(), packet.data(), packet.size()) < 0) {
+  // With offloads on every write starts with a virtio_net_hdr: no GSO, checksums complete.
+  std::array<iovec, 2> iov{{{const_cast<std::uint8_t*>(kPlainVnetHeader.data()), kVnetHeaderSize},
+                            {const_cast<std::uint8_t*>(packet.data()), packet.size()}}};
+  const bool vnet = splitter_ != nullptr;
+  if (::writev(tun_->fd(), iov.data() + (vnet ? 0 : 1), vnet ? 2 : 1) < 0) {
     ++counters_.tun_write_errors;
     return;
   }

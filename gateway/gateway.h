@@ -16,6 +16,7 @@
 #include "gateway/route_table.h"
 #include "gateway/socket_address.h"
 #include "gateway/tun_device.h"
+#include "gateway/tun_offload.h"
 #include "gateway/udp_port.h"
 #include "transports/common/core.h"
 
@@ -63,6 +64,9 @@ class Gateway {
   void wait_tun();
   void wait_port(std::size_t port_index);
   void on_tun_readable();
+  // One frame read from a TUN with offloads on: cut into packets (tun_offload.h), each routed;
+  // returns how many packets it held (0 for a malformed frame, which is counted).
+  std::size_t route_tun_frame(std::span<std::uint8_t> frame, transport::TimePoint t);
   void on_port_readable(UdpPort& port);
   void route_tun_packet(std::span<const std::uint8_t> packet, transport::TimePoint t);
   // Counts a failed TUN read and logs it with exponential backoff.
@@ -109,6 +113,8 @@ class Gateway {
   std::unique_ptr<boost::asio::steady_timer> security_timer_;
   GatewayCounters counters_;
   std::vector<std::uint8_t> packet_buf_;
+  std::vector<std::uint8_t> tun_frame_;        // one TUN read with offloads on (kMaxTunFrame bytes)
+  std::unique_ptr<OffloadSplitter> splitter_;  // set when the TUN carries virtio_net_hdr
   bool stopped_ = false;
 };
 

@@ -18,6 +18,8 @@ json gateway_counters(const GatewayCounters& c) {
   return {{"tun_rx_packets", c.tun_rx_packets},   {"tun_rx_bytes", c.tun_rx_bytes},
           {"tun_tx_packets", c.tun_tx_packets},   {"tun_tx_bytes", c.tun_tx_bytes},
           {"tun_write_errors", c.tun_write_errors}, {"tun_read_errors", c.tun_read_errors},
+          {"tun_gso_frames", c.tun_gso_frames},   {"tun_gso_segments", c.tun_gso_segments},
+          {"drop_bad_vnet_header", c.drop_bad_vnet_header},
           {"drop_no_route", c.drop_no_route},
           {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},
           {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender},
@@ -65,7 +67,10 @@ std::string render_status_json(const StatusInput& in) {
               {"version", kVersion},
               {"uptime_s", std::chrono::duration<double>(in.uptime).count()},
               {"counters", gateway_counters(in.counters)}};
-  if (in.tun) doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()}};
+  if (in.tun) {
+    doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()},
+                  {"offloads", in.tun->offload_state()}};
+  }
   doc["ports"] = json::array();
   for (const auto& p : in.ports) {
     const json port = {{"local", p.local}, {"send_errors", p.send_errors}, {"receive_errors", p.receive_errors},
@@ -82,7 +87,8 @@ std::string render_status_table(const std::string& json_text) {
   std::string out = fmt::format("gateway {} (ncgw {}), up {:.0f} s\n", doc.at("gateway").get<std::string>(),
                                 doc.at("version").get<std::string>(), doc.at("uptime_s").get<double>());
   if (doc.contains("tun")) {
-    out += fmt::format("tun {} mtu {}\n", doc["tun"].at("name").get<std::string>(), number(doc["tun"].at("mtu")));
+    out += fmt::format("tun {} mtu {} offloads {}\n", doc["tun"].at("name").get<std::string>(),
+                       number(doc["tun"].at("mtu")), doc["tun"].value("offloads", std::string("off")));
   }
   out += "\ninterface counters\n";
   for (const auto& [k, v] : doc.at("counters").items()) out += fmt::format("  {:<24} {:>14}\n", k, number(v));

@@ -10,7 +10,10 @@
 #include <cstring>
 #include <system_error>
 
+#include <spdlog/spdlog.h>
+
 #include "gateway/netlink.h"
+#include "gateway/tun_offload.h"
 
 namespace ncgw::gateway {
 
@@ -29,6 +32,7 @@ TunDevice::TunDevice(const config::TunConfig& cfg, std::uint32_t mtu)
   if (fd_ < 0) fail("open /dev/net/tun");
   ifreq ifr{};
   ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+  if (cfg.offload == config::TunOffload::automatic) ifr.ifr_flags |= IFF_VNET_HDR;
   std::strncpy(ifr.ifr_name, cfg.name.c_str(), IFNAMSIZ - 1);
   if (::ioctl(fd_, TUNSETIFF, &ifr) < 0) {
     const int err = errno;
@@ -37,6 +41,8 @@ TunDevice::TunDevice(const config::TunConfig& cfg, std::uint32_t mtu)
     fail("TUNSETIFF " + cfg.name + (created_ ? " (create)" : " (attach)"));
   }
   name_ = ifr.ifr_name;
+  vnet_header_ = (ifr.ifr_flags & IFF_VNET_HDR) != 0;
+  if (vnet_header_) enable_offloads();
   if (cfg.on_exit == config::TunOnExit::keep && ::ioctl(fd_, TUNSETPERSIST, 1) < 0) {
     fail("TUNSETPERSIST " + name_);
   }
@@ -44,6 +50,19 @@ TunDevice::TunDevice(const config::TunConfig& cfg, std::uint32_t mtu)
   Netlink nl;
   for (const auto& a : cfg.addresses) nl.add_address(ifindex_, a);
   nl.set_link_up(ifindex_, mtu_);
+}
+
+void TunDevice::enable_offloads() {
+  const int size = static_cast<int>(kVnetHeaderSize);
+  if (::ioctl(fd_, TUNSETVNETHDRSZ, &size) < 0) fail("TUNSETVNETHDRSZ " + name_);
+  const unsigned offloads = TUN_F_CSUM | TUN_F_TSO4 | TUN_F_TSO6;
+  if (::ioctl(fd_, TUNSETOFFLOAD, offloads) == 0) {
+    offload_state_ = "tso4,tso6,csum";
+    return;
+  }
+  spdlog::warn("tun {}: the kernel refused TSO/checksum offloads ({}); reading one packet at a time", name_,
+               std::strerror(errno));
+  ::ioctl(fd_, TUNSETOFFLOAD, 0u);
 }
 
 TunDevice::~TunDevice() {

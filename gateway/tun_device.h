@@ -1,5 +1,6 @@
-// The Linux TUN device: create or attach (IFF_TUN | IFF_NO_PI), configure through netlink,
-// and hand the non-blocking file descriptor to the event loop.
+// The Linux TUN device: create or attach (IFF_TUN | IFF_NO_PI, and IFF_VNET_HDR with TSO and
+// checksum offloads unless `tun.offload: off`), configure through netlink, and hand the
+// non-blocking file descriptor to the event loop.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -29,13 +30,22 @@ class TunDevice {
   const std::string& name() const { return name_; }
   std::uint32_t mtu() const { return mtu_; }
   bool created() const { return created_; }      // false when an existing device was attached
+  // True when every read and write carries a virtio_net_hdr (tun_offload.h).
+  bool vnet_header() const { return vnet_header_; }
+  // The offloads the kernel accepted: "tso4,tso6,csum", or "off".
+  const std::string& offload_state() const { return offload_state_; }
 
  private:
+  // Asks for TSO4, TSO6 and checksum offload (TUNSETOFFLOAD); logs and runs without if refused.
+  void enable_offloads();
+
   int fd_ = -1;
   int ifindex_ = 0;
   std::string name_;
   std::uint32_t mtu_;
   bool created_ = false;
+  bool vnet_header_ = false;
+  std::string offload_state_ = "off";
   config::TunOnExit on_exit_;
   std::vector<config::Prefix> routes_;
 };

@@ -336,6 +336,11 @@ logging: {level: verbose}
 tun: {on_exit: delete}
 )",
      "test.yaml:2:16: tun.on_exit: expected one of remove, keep, got 'delete'"},
+    {"tun_offload",
+     R"(gateway: {name: gw1}
+tun: {offload: on}
+)",
+     "test.yaml:2:16: tun.offload: expected one of auto, off, got 'on'"},
     {"listen_port_clash",
      R"(gateway: {name: gw1}
 listen: {plain_port: 6000, tcpnc_port: 6000}

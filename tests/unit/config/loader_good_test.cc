@@ -155,7 +155,8 @@ peers:
 TEST(config_good, TunListenRoutesAndLogging) {
   const GatewayConfig c = load_ok(R"(
 gateway: {name: gw-1_a, control_socket: /tmp/gw.sock}
-tun: {name: tun.x, mtu: 1300, underlay_mtu: 1400, addresses: [10.99.0.1/30, "fd00::1/64"], on_exit: keep}
+tun: {name: tun.x, mtu: 1300, underlay_mtu: 1400, addresses: [10.99.0.1/30, "fd00::1/64"], on_exit: keep,
+     offload: off}
 listen: {address: 10.0.0.1, plain_port: 1, tcpnc_port: 65535, udt_port: 4000}
 peers:
   - {name: gw2, endpoint: 10.0.0.2, transport: plain, security: none}
@@ -175,6 +176,7 @@ logging: {level: trace, file: /var/log/ncgw.log}
   EXPECT_EQ(to_string(c.tun.addresses[0]), "10.99.0.1/30");  // interface address keeps host bits
   EXPECT_EQ(to_string(c.tun.addresses[1]), "fd00::1/64");
   EXPECT_EQ(c.tun.on_exit, TunOnExit::keep);
+  EXPECT_EQ(c.tun.offload, TunOffload::off);
   EXPECT_EQ(c.listen.address, "10.0.0.1");
   EXPECT_EQ(c.listen.plain_port, 1);
   EXPECT_EQ(c.listen.tcpnc_port, 65535);

@@ -42,7 +42,7 @@ TEST(config_round_trip, EveryFieldAwayFromItsDefault) {
   std::vector<ConfigWarning> warnings;
   GatewayConfig c = must_load(load_config_string(R"(
 gateway: {name: gw1, control_socket: /tmp/a b.sock}
-tun: {name: t0, mtu: 1300, underlay_mtu: 1400, addresses: ["fd00::1/64", 10.9.0.1/24], on_exit: keep}
+tun: {name: t0, mtu: 1300, underlay_mtu: 1400, addresses: ["fd00::1/64", 10.9.0.1/24], on_exit: keep, offload: off}
 listen: {address: "::", plain_port: 6000, tcpnc_port: 6001, udt_port: 6002}
 peers:
   - name: p1
