@@ -12,6 +12,8 @@ struct GatewayCounters {
   std::uint64_t tun_read_errors = 0;                    // read() from the TUN failed (not EAGAIN)
   std::uint64_t tun_gso_frames = 0;                     // TUN reads that held a TCP super-packet (offloads on)
   std::uint64_t tun_gso_segments = 0;                   // packets those super-packets were cut into
+  std::uint64_t tun_gro_frames = 0;                     // TUN writes that merged several TCP segments (offloads on)
+  std::uint64_t tun_gro_segments = 0;                   // packets those writes held
   std::uint64_t drop_bad_vnet_header = 0;               // TUN reads with a malformed virtio_net_hdr or GSO packet
   std::uint64_t drop_no_route = 0;                      // TUN packet with no route to a peer
   std::uint64_t drop_not_ip = 0;                        // TUN packet that is not IPv4/IPv6

@@ -37,6 +37,7 @@ Gateway::Gateway(asio::io_context& io, const config::GatewayConfig& cfg)
   if (tun_->vnet_header()) {
     tun_frame_.resize(kMaxTunFrame);
     splitter_ = std::make_unique<OffloadSplitter>();
+    coalescer_ = std::make_unique<TunCoalescer>();
   }
   install_routes();
   control_ = std::make_unique<ControlServer>(io_, cfg_, [this] { return status_json(); });
@@ -326,11 +327,12 @@ void Gateway::service_peer(PeerRuntime& peer, TimePoint t) {
 
 void Gateway::drain_deliveries(PeerRuntime& peer, TimePoint t) {
   while (auto n = peer.core->poll_deliver(packet_buf_)) deliver(peer, {packet_buf_.data(), *n}, t);
+  flush_tun();
 }
 
 void Gateway::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePoint t) {
   const ForwardDecision d = forwarder_.route_delivery(packet);
-  if (d.action == ForwardAction::to_tun) return write_tun(packet);
+  if (d.action == ForwardAction::to_tun) return write_tun_data(packet);
   if (d.action == ForwardAction::forward) {
     ++from.counters.forwarded_from;
     ++peers_[d.peer].counters.forwarded_to;
@@ -367,7 +369,32 @@ void Gateway::answer_too_big(PeerRuntime& peer, std::span<const std::uint8_t> pa
   send_to_peer(peers_[d.peer], forwarder_.answer(), t);
 }
 
+void Gateway::write_tun_data(std::span<const std::uint8_t> packet) {
+  if (!coalescer_) return write_tun(packet);
+  if (coalescer_->add(packet)) return;
+  flush_tun();
+  if (!coalescer_->add(packet)) write_tun(packet);
+}
+
+void Gateway::flush_tun() {
+  if (!coalescer_ || coalescer_->empty()) return;
+  const std::size_t segments = coalescer_->segments();
+  const auto frame = coalescer_->frame();
+  coalescer_->clear();
+  if (::write(tun_->fd(), frame.data(), frame.size()) < 0) {
+    counters_.tun_write_errors += segments;
+    return;
+  }
+  counters_.tun_tx_packets += segments;
+  counters_.tun_tx_bytes += frame.size() - kVnetHeaderSize;   // merged: headers counted once
+  if (segments > 1) {
+    ++counters_.tun_gro_frames;
+    counters_.tun_gro_segments += segments;
+  }
+}
+
 void Gateway::write_tun(std::span<const std::uint8_t> packet) {
+  flush_tun();   // what was delivered before this packet is written before it
   // With offloads on every write starts with a virtio_net_hdr: no GSO, checksums complete.
   std::array<iovec, 2> iov{{{const_cast<std::uint8_t*>(kPlainVnetHeader.data()), kVnetHeaderSize},
                             {const_cast<std::uint8_t*>(packet.data()), packet.size()}}};

@@ -15,6 +15,7 @@
 #include "gateway/netlink_policy.h"
 #include "gateway/route_table.h"
 #include "gateway/socket_address.h"
+#include "gateway/tun_coalesce.h"
 #include "gateway/tun_device.h"
 #include "gateway/tun_offload.h"
 #include "gateway/udp_port.h"
@@ -84,6 +85,11 @@ class Gateway {
   void answer_too_big(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
   // Writes a packet to the TUN (the kernel routes it), counting it or the error.
   void write_tun(std::span<const std::uint8_t> packet);
+  // Writes a delivered packet to the TUN; with offloads on, TCP segments of one flow are merged
+  // (tun_coalesce.h) and written by flush_tun() at the end of the delivery batch.
+  void write_tun_data(std::span<const std::uint8_t> packet);
+  // Writes the merged frame pending in the coalescer, if any.
+  void flush_tun();
   void drain_transmits(PeerRuntime& peer, transport::TimePoint t);
   // FUDP at the tunnel entrance: accounts the packet; false if its UDP flow's bucket drops it.
   bool admit(PeerRuntime& peer, std::span<const std::uint8_t> packet, transport::TimePoint t);
@@ -115,6 +121,7 @@ class Gateway {
   std::vector<std::uint8_t> packet_buf_;
   std::vector<std::uint8_t> tun_frame_;        // one TUN read with offloads on (kMaxTunFrame bytes)
   std::unique_ptr<OffloadSplitter> splitter_;  // set when the TUN carries virtio_net_hdr
+  std::unique_ptr<TunCoalescer> coalescer_;    // likewise: delivered TCP segments merged on the way out
   bool stopped_ = false;
 };
 

@@ -19,6 +19,7 @@ json gateway_counters(const GatewayCounters& c) {
           {"tun_tx_packets", c.tun_tx_packets},   {"tun_tx_bytes", c.tun_tx_bytes},
           {"tun_write_errors", c.tun_write_errors}, {"tun_read_errors", c.tun_read_errors},
           {"tun_gso_frames", c.tun_gso_frames},   {"tun_gso_segments", c.tun_gso_segments},
+          {"tun_gro_frames", c.tun_gro_frames},   {"tun_gro_segments", c.tun_gro_segments},
           {"drop_bad_vnet_header", c.drop_bad_vnet_header},
           {"drop_no_route", c.drop_no_route},
           {"drop_not_ip", c.drop_not_ip},         {"udp_rx_datagrams", c.udp_rx_datagrams},

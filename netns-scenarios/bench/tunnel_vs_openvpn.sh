@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Benchmark (not a test): iperf3 TCP h1 -> h2 on one topology, in one run:
 #   h1 10.1.0.2 -- gw1 | 192.168.77.1 -- 192.168.77.2 | gw2 -- h2 10.2.0.2   (veths, no emulator)
-# for, in this order:
+# for (the run interleaves them; see below):
 #   direct        the gateways route (kernel forwarding, no tunnel)
 #   ncgw plain    ncgw tunnel, transport plain (unreliable UDP encapsulation)
 #   ncgw tcpnc    ncgw tunnel, transport tcpnc (defaults)
 #   ncgw udt      ncgw tunnel, transport udt (defaults)
 #   ncgw *_enc    the three again with the secure layer (ChaCha20-Poly1305 records, Noise IKpsk2 keys);
 #                 the clear variants above use `security: none`
+#   ncgw *_nooffload  the three clear ones with `tun.offload: off` (one packet per TUN read and write);
+#                 the others run with the default `auto` (TSO4/TSO6 and checksum offload on the TUN)
 #   openvpn udp   OpenVPN 2.6 p2p over UDP, static key, --cipher none --auth none (no crypto)
 #   openvpn tcp   the same over TCP (--proto tcp-server/tcp-client): a TCP tunnel without coding
 #   openvpn udp_gcm  OpenVPN 2.6 p2p over UDP with AES-256-GCM data channel: TLS mode with a
@@ -94,10 +96,10 @@ print('-' if $c1 == $c0 else f'{($c1 - $c0) / os.sysconf(\"SC_CLK_TCK\") / gb:.2
     "$name" "$GBPS" "$cpu_per_gb" "$retr" "$((f1 - f0))"
 }
 
-# ncgw TRANSPORT [SECURITY]: start both gateways (security none: in clear; aead: encrypted with
-# fresh keys), measure, stop them (routes go with them).
+# ncgw TRANSPORT [SECURITY [OFFLOAD]]: start both gateways (security none: in clear; aead: encrypted
+# with fresh keys; tun.offload OFFLOAD, default auto), measure, stop them (routes go with them).
 ncgw_variant() {
-  local t=$1 sec=${2:-none} g
+  local t=$1 sec=${2:-none} offload=${3:-auto} g
   for g in gw1 gw2; do
     [ -f "$WORK/$g.key" ] || { (umask 077; "$NCGW" genkey > "$WORK/$g.key"); "$NCGW" pubkey < "$WORK/$g.key" > "$WORK/$g.pub"; }
   done
@@ -109,7 +111,7 @@ ncgw_variant() {
     [ "$sec" = aead ] && keys="public_key: $(cat "$WORK/$peer.pub")"
     cat > "$WORK/$g-$t.yaml" <<YAML
 gateway: {name: ${NS_PREFIX}-$g, private_key_file: $WORK/$g.key}
-tun: {name: ncgw0, addresses: [$tun]}
+tun: {name: ncgw0, addresses: [$tun], offload: $offload}
 peers:
   - {name: ${NS_PREFIX}-$peer, endpoint: $ep, transport: $t, $keys}
 routes:
@@ -122,7 +124,7 @@ YAML
   done
   NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
   TUNNEL_PIDS=("$PID_gw1" "$PID_gw2")
-  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)"
+  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)$([ "$offload" = off ] && echo _nooffload)"
   echo "             (TUN MTU $NCGW_MTU)"
   kill "$PID_gw1" "$PID_gw2"
   wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true
@@ -185,22 +187,28 @@ measure direct
 DIRECT=$GBPS
 direct_routes del
 
-ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
-ncgw_variant tcpnc; TCPNC=$GBPS
-ncgw_variant udt; UDT=$GBPS
-ncgw_variant plain aead; PLAIN_ENC=$GBPS; PLAIN_ENC_MTU=$NCGW_MTU
-ncgw_variant tcpnc aead; TCPNC_ENC=$GBPS
-ncgw_variant udt aead; UDT_ENC=$GBPS
-
+# Interleaved so that a drift of the machine's speed during the run (it is shared) touches both
+# sides of each comparison alike: each offload pair back to back, each OpenVPN variant beside the
+# ncgw variant it is compared with.
 openvpn --genkey secret "$WORK/static.key" 2>/dev/null
+ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
 openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
-openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
+ncgw_variant plain none off; PLAIN_NOOFF=$GBPS
+ncgw_variant tcpnc; TCPNC=$GBPS
+ncgw_variant tcpnc none off; TCPNC_NOOFF=$GBPS
+ncgw_variant udt; UDT=$GBPS
+ncgw_variant udt none off; UDT_NOOFF=$GBPS
+ncgw_variant plain aead; PLAIN_ENC=$GBPS; PLAIN_ENC_MTU=$NCGW_MTU
 openvpn_certs
 openvpn_variant udp_gcm "$PLAIN_ENC_MTU"; OVPN_GCM=$GBPS
+ncgw_variant tcpnc aead; TCPNC_ENC=$GBPS
+ncgw_variant udt aead; UDT_ENC=$GBPS
+openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
 
 echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
 echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC openvpn_aes256gcm_gbps=$OVPN_GCM (clear: $PLAIN $TCPNC $UDT)"
 ratio() { /usr/bin/python3 -c "print(f'{$1 / $2:.2f}' if $2 > 0 else 'nan')"; }
+echo "offloads off: plain_gbps=$PLAIN_NOOFF tcpnc_gbps=$TCPNC_NOOFF udt_gbps=$UDT_NOOFF (on: $PLAIN $TCPNC $UDT)"
 echo "ncgw_tcpnc_over_openvpn=$(ratio "$TCPNC" "$OVPN_UDP")"
 echo "ncgw_aead_over_openvpn_aead=$(ratio "$PLAIN_ENC" "$OVPN_GCM")"
 /usr/bin/python3 -c "print(f'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn={$PLAIN / $OVPN_UDP:.2f}' if $OVPN_UDP > 0 else 'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn=nan')"

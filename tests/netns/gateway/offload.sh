@@ -4,7 +4,9 @@
 # hands each gateway TCP super-packets. For each transport and offload setting: status shows the
 # offload state; a 16 MiB file of random bytes is downloaded with curl from a web server (Python's
 # http.server) in each direction and its sha256 compared; with offloads on the reading gateways
-# counted super-packets (tun_gso_frames > 0), with them off none; drop_bad_vnet_header stays 0.
+# counted super-packets (tun_gso_frames > 0) and the writing ones merged segments (tun_gro_frames
+# > 0: the kernel accepted our GSO frames and partial checksums, or the transfer would fail), with
+# them off neither; drop_bad_vnet_header stays 0.
 # Usage: offload.sh /path/to/ncgw
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -60,13 +62,18 @@ for TRANSPORT in plain tcpnc udt; do
     for g in gw1 gw2; do
       frames=$(status_field "$g" 'd["counters"]["tun_gso_frames"]')
       segments=$(status_field "$g" 'd["counters"]["tun_gso_segments"]')
+      merged=$(status_field "$g" 'd["counters"]["tun_gro_frames"]')
+      merged_segments=$(status_field "$g" 'd["counters"]["tun_gro_segments"]')
       bad=$(status_field "$g" 'd["counters"]["drop_bad_vnet_header"]')
-      echo "   $g: tun_gso_frames $frames, tun_gso_segments $segments, drop_bad_vnet_header $bad"
+      echo "   $g: tun_gso_frames $frames, tun_gso_segments $segments, tun_gro_frames $merged," \
+        "tun_gro_segments $merged_segments, drop_bad_vnet_header $bad"
       [ "$bad" = 0 ] || fail "$g counted $bad bad virtio_net_hdr frames"
       if [ "$OFFLOAD" = auto ]; then
         [ "$frames" -gt 0 ] || fail "$g read no TCP super-packet with offloads on"
+        [ "$merged" -gt 0 ] || fail "$g merged no TCP segments on the way to the TUN with offloads on"
       else
         [ "$frames" = 0 ] || fail "$g read super-packets with offloads off"
+        [ "$merged" = 0 ] || fail "$g merged segments with offloads off"
       fi
     done
     kill "$GW_PID_gw1" "$GW_PID_gw2"
