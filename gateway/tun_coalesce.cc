@@ -75,7 +75,9 @@ bool TunCoalescer::start(std::span<const std::uint8_t> packet) {
 }
 
 bool TunCoalescer::continues(std::span<const std::uint8_t> packet) const {
-  if (pushed_ || last_payload_ != gso_size_ || packet.size() <= headers_) return false;
+  if (pushed_ || last_payload_ != gso_size_ || segments_ >= kMaxMergedSegments || packet.size() <= headers_) {
+    return false;
+  }
   const std::size_t payload = packet.size() - headers_;
   if (payload > gso_size_ || length_ + payload > kMaxMerged || mergeable_ip_header(packet) != ip_len_) return false;
   const std::uint8_t* a = buf_.data() + kVnetHeaderSize;

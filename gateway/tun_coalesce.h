@@ -11,6 +11,10 @@
 
 namespace ncgw::gateway {
 
+// Most segments merged into one frame (the kernel's UDP_MAX_SEGMENTS; full-size segments reach
+// 64 KiB first).
+inline constexpr std::size_t kMaxMergedSegments = 64;
+
 // Merges in-order TCP segments into one virtio_net_hdr frame (tun_offload.h).
 class TunCoalescer {
  public:

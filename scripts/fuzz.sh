@@ -15,6 +15,7 @@ declare -A corpus=(
   [crypto_record]=tests/fuzz/crypto/corpus_record
   [fudp_flow]=tests/fuzz/fudp/corpus
   [gateway_forwarder]=tests/fuzz/gateway/corpus
+  [gateway_tun_offload]=tests/fuzz/gateway/offload_corpus
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")

@@ -133,10 +133,17 @@ TEST(TunCoalesce, RefusesWhatDoesNotContinueTheFlow) {
 TEST(TunCoalesce, StopsAt64KiB) {
   TunCoalescer c;
   std::size_t taken = 0;
-  while (c.add(v4({taken * 1000, 1000}, static_cast<std::uint16_t>(taken)))) ++taken;
-  EXPECT_EQ(taken, 65u);   // 20 + 32 + 65 x 1000 <= 65535 < 20 + 32 + 66 x 1000
+  while (c.add(v4({taken * 1400, 1400}, static_cast<std::uint16_t>(taken)))) ++taken;
+  EXPECT_EQ(taken, 46u);   // 20 + 32 + 46 x 1400 <= 65535 < 20 + 32 + 47 x 1400
   c.clear();
   EXPECT_TRUE(c.empty());
+}
+
+TEST(TunCoalesce, StopsAt64Segments) {
+  TunCoalescer c;
+  std::size_t taken = 0;
+  while (c.add(v4({taken * 100, 100}, static_cast<std::uint16_t>(taken)))) ++taken;
+  EXPECT_EQ(taken, kMaxMergedSegments);
 }
 
 }  // namespace
