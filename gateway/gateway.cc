@@ -100,7 +100,9 @@ void Gateway::open_ports() {
       peer.port = same->port;
       continue;
     }
-    ports_.push_back(std::make_unique<UdpPort>(listen, port));
+    // UDP GRO for every transport but UDT, whose packet-pair estimator needs per-datagram times.
+    const bool gro = peer.cfg->transport != config::TransportKind::udt;
+    ports_.push_back(std::make_unique<UdpPort>(listen, port, gro));
     peer.port = ports_.back().get();
     spdlog::info("listening on udp {} for {}", peer.port->local_name(), config::to_string(peer.cfg->transport));
   }
@@ -291,7 +293,7 @@ void Gateway::on_port_readable(UdpPort& port) {
       peer->core->on_datagram(port.received(i), arrival_time(port, i, t, offset));
       peer->dirty = true;
     }
-    if (n < kBatch) break;
+    if (!port.batch_was_full()) break;
   }
   service_dirty_peers(t);
 }
@@ -480,7 +482,8 @@ std::string Gateway::status_json() const {
   StatusInput in{cfg_, counters_, tun_.get(), std::chrono::steady_clock::now() - epoch_};
   for (const auto& p : peers_) in.peers.push_back({p.cfg, &p.address, p.core.get(), &p.counters, p.fudp.get()});
   for (const auto& u : ports_) {
-    in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors(), u->truncated()});
+    in.ports.push_back({u->local_name(), u->send_errors(), u->receive_errors(), u->truncated(), u->gso(), u->gro(),
+                        u->batches()});
   }
   return render_status_json(in);
 }

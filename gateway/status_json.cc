@@ -74,8 +74,12 @@ std::string render_status_json(const StatusInput& in) {
   }
   doc["ports"] = json::array();
   for (const auto& p : in.ports) {
+    const auto& b = p.batches;
     const json port = {{"local", p.local}, {"send_errors", p.send_errors}, {"receive_errors", p.receive_errors},
-                       {"truncated", p.truncated}};
+                       {"truncated", p.truncated}, {"gso", p.gso}, {"gro", p.gro},
+                       {"send_calls", b.send_calls}, {"datagrams_sent", b.datagrams_sent}, {"gso_sends", b.gso_sends},
+                       {"receive_calls", b.receive_calls}, {"datagrams_received", b.datagrams_received},
+                       {"gro_receives", b.gro_receives}};
     doc["ports"].push_back(port);
   }
   doc["peers"] = json::array();
@@ -98,6 +102,15 @@ std::string render_status_table(const std::string& json_text) {
     out += fmt::format("  {:<24} {:>14}\n", "send_errors", number(p.at("send_errors")));
     out += fmt::format("  {:<24} {:>14}\n", "receive_errors", number(p.at("receive_errors")));
     out += fmt::format("  {:<24} {:>14}\n", "truncated", number(p.value("truncated", json(0))));
+    out += fmt::format("  {:<24} {:>14}\n", "gso / gro", fmt::format("{} / {}", p.value("gso", false) ? "on" : "off",
+                                                                      p.value("gro", false) ? "on" : "off"));
+    // Mean datagrams per system call each way: what batching (sendmmsg, GSO, GRO) achieves.
+    const auto per_call = [&](const char* n, const char* d) {
+      const double calls = p.value(n, 0.0);
+      return calls > 0 ? fmt::format("{:.1f}", p.value(d, 0.0) / calls) : std::string("-");
+    };
+    out += fmt::format("  {:<24} {:>14}\n", "datagrams_per_send_call", per_call("send_calls", "datagrams_sent"));
+    out += fmt::format("  {:<24} {:>14}\n", "datagrams_per_recv_call", per_call("receive_calls", "datagrams_received"));
   }
   for (const auto& p : doc.at("peers")) {
     out += fmt::format("\npeer {} via {} at {}\n", p.at("name").get<std::string>(),

@@ -9,6 +9,7 @@
 #include "gateway/fudp/cfs.h"
 #include "gateway/socket_address.h"
 #include "gateway/tun_device.h"
+#include "gateway/udp_port.h"
 #include "transports/common/core.h"
 
 namespace ncgw::gateway {
@@ -28,6 +29,9 @@ struct PortStatusInput {
   std::uint64_t send_errors = 0;     // datagrams the kernel refused (sendmmsg)
   std::uint64_t receive_errors = 0;  // recvmmsg failures other than "nothing waiting"
   std::uint64_t truncated = 0;       // datagrams larger than the receive buffer (dropped)
+  bool gso = false;                  // UDP GSO sends on (off once the kernel refused one)
+  bool gro = false;                  // UDP GRO receives on
+  UdpPort::BatchCounters batches;    // system calls and datagrams each way
 };
 
 // Everything render_status_json reads.

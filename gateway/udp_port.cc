@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/udp.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <ctime>
 #include <system_error>
+
+#include <spdlog/spdlog.h>
 
 namespace ncgw::gateway {
 
@@ -36,22 +39,37 @@ void tune_socket(int fd, bool v6) {
   }
 }
 
-// The SCM_TIMESTAMPNS of a received message in ns, or 0.
-std::int64_t kernel_timestamp_ns(msghdr& h) {
+// What the control messages of a received message say: kernel receive time (SCM_TIMESTAMPNS, ns,
+// 0 if absent) and the GRO segment size (0: one datagram).
+struct ReceiveInfo {
+  std::int64_t realtime_ns = 0;
+  std::size_t segment = 0;
+};
+
+ReceiveInfo receive_info(msghdr& h) {
+  ReceiveInfo info;
   for (cmsghdr* c = CMSG_FIRSTHDR(&h); c; c = CMSG_NXTHDR(&h, c)) {
     if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
       timespec ts{};
       std::memcpy(&ts, CMSG_DATA(c), sizeof ts);
-      return std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+      info.realtime_ns = std::int64_t{ts.tv_sec} * 1'000'000'000 + ts.tv_nsec;
+    } else if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
+      int size = 0;
+      std::memcpy(&size, CMSG_DATA(c), sizeof size);
+      info.segment = size > 0 ? static_cast<std::size_t>(size) : 0;
     }
   }
-  return 0;
+  return info;
 }
+
+// Room for the control messages of one received message.
+constexpr std::size_t kReceiveControl = CMSG_SPACE(sizeof(timespec)) + CMSG_SPACE(sizeof(int)) + 64;
+// The error a kernel gives when it cannot do UDP GSO on this socket or path.
+bool gso_refused(int error) { return error == EIO || error == EINVAL || error == EOPNOTSUPP || error == ENOPROTOOPT; }
 
 }  // namespace
 
-UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port)
-    : rx_buf_(kBatch), tx_buf_(kBatch) {
+UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port, bool gro) : tx_buf_(kBatch) {
   const SocketAddress local = SocketAddress::from(address, port);
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -62,6 +80,13 @@ UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port)
     ::close(fd_);
     throw std::system_error(err, std::generic_category(), "bind udp " + local_name_);
   }
+  int on = 1;
+  gro_ = gro && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
+  if (gro_) {
+    rx_stride_ = 65536;
+    rx_capacity_ = kGroMessages;
+  }
+  rx_buf_.resize(rx_stride_ * rx_capacity_);
 }
 
 UdpPort::~UdpPort() {
@@ -71,9 +96,9 @@ UdpPort::~UdpPort() {
 std::size_t UdpPort::receive_batch() {
   std::array<mmsghdr, kBatch> msgs{};
   std::array<iovec, kBatch> iov{};
-  alignas(cmsghdr) static thread_local char control[kBatch][CMSG_SPACE(sizeof(timespec)) + 64];
-  for (std::size_t i = 0; i < kBatch; ++i) {
-    iov[i] = {rx_buf_[i].data(), kMaxDatagram};
+  alignas(cmsghdr) static thread_local char control[kBatch][kReceiveControl];
+  for (std::size_t i = 0; i < rx_capacity_; ++i) {
+    iov[i] = {rx_buf_.data() + i * rx_stride_, rx_stride_};
     msgs[i].msg_hdr.msg_control = control[i];
     msgs[i].msg_hdr.msg_controllen = sizeof control[i];
     msgs[i].msg_hdr.msg_iov = &iov[i];
@@ -81,19 +106,35 @@ std::size_t UdpPort::receive_batch() {
     msgs[i].msg_hdr.msg_name = &rx_from_[i].storage;
     msgs[i].msg_hdr.msg_namelen = sizeof(sockaddr_storage);
   }
-  const int n = ::recvmmsg(fd_, msgs.data(), kBatch, MSG_DONTWAIT, nullptr);
+  rx_count_ = rx_messages_ = 0;
+  const int n = ::recvmmsg(fd_, msgs.data(), static_cast<unsigned>(rx_capacity_), MSG_DONTWAIT, nullptr);
   if (n < 0) {
     if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) ++receive_errors_;
     return 0;
   }
-  for (int i = 0; i < n; ++i) {
-    rx_truncated_[i] = (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) != 0;
-    if (rx_truncated_[i]) ++truncated_;
-    rx_len_[i] = msgs[i].msg_len;
-    rx_from_[i].length = msgs[i].msg_hdr.msg_namelen;
-    rx_realtime_ns_[i] = kernel_timestamp_ns(msgs[i].msg_hdr);
+  ++batches_.receive_calls;
+  rx_messages_ = static_cast<std::size_t>(n);
+  for (std::size_t m = 0; m < rx_messages_; ++m) {
+    rx_truncated_[m] = (msgs[m].msg_hdr.msg_flags & MSG_TRUNC) != 0;
+    if (rx_truncated_[m]) ++truncated_;
+    rx_from_[m].length = msgs[m].msg_hdr.msg_namelen;
+    const ReceiveInfo info = receive_info(msgs[m].msg_hdr);
+    rx_realtime_ns_[m] = info.realtime_ns;
+    add_received(m, std::min<std::size_t>(msgs[m].msg_len, rx_stride_), rx_truncated_[m] ? 0 : info.segment);
   }
-  return static_cast<std::size_t>(n);
+  batches_.datagrams_received += rx_count_;
+  return rx_count_;
+}
+
+void UdpPort::add_received(std::size_t m, std::size_t length, std::size_t segment) {
+  const std::uint8_t* base = rx_buf_.data() + m * rx_stride_;
+  if (segment == 0 || segment >= length) segment = length;
+  if (segment < length) ++batches_.gro_receives;
+  for (std::size_t at = 0; rx_count_ < kMaxReceived;) {
+    rx_[rx_count_++] = {base + at, std::min(segment, length - at), m};
+    at += segment;
+    if (at >= length) break;
+  }
 }
 
 std::span<std::uint8_t> UdpPort::send_slot() {
@@ -109,28 +150,79 @@ void UdpPort::commit_send(std::size_t length, const SocketAddress& to) {
 }
 
 std::size_t UdpPort::flush() {
+  if (tx_count_ == 0) return 0;
   std::array<mmsghdr, kBatch> msgs{};
   std::array<iovec, kBatch> iov{};
-  for (std::size_t i = 0; i < tx_count_; ++i) {
-    iov[i] = {tx_buf_[i].data(), tx_len_[i]};
-    msgs[i].msg_hdr.msg_iov = &iov[i];
-    msgs[i].msg_hdr.msg_iovlen = 1;
-    msgs[i].msg_hdr.msg_name = &tx_to_[i].storage;
-    msgs[i].msg_hdr.msg_namelen = tx_to_[i].length;
+  alignas(cmsghdr) char control[kBatch][CMSG_SPACE(sizeof(std::uint16_t))]{};
+  std::array<std::size_t, kBatch> first{}, count{};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < tx_count_;) {
+    // A GSO run: equal sizes (the last may be shorter) to one address, within the kernel's limits.
+    std::size_t j = i + 1, bytes = tx_len_[i];
+    while (gso_ && j < tx_count_ && j - i < kMaxGsoSegments && tx_len_[j] <= tx_len_[i] &&
+           tx_len_[j - 1] == tx_len_[i] && bytes + tx_len_[j] <= kMaxGsoBytes && tx_to_[j].same_endpoint(tx_to_[i])) {
+      bytes += tx_len_[j++];
+    }
+    for (std::size_t k = i; k < j; ++k) iov[k] = {tx_buf_[k].data(), tx_len_[k]};
+    msghdr& h = msgs[n].msg_hdr;
+    h.msg_iov = &iov[i];
+    h.msg_iovlen = j - i;
+    h.msg_name = &tx_to_[i].storage;
+    h.msg_namelen = tx_to_[i].length;
+    if (j - i > 1) {
+      h.msg_control = control[n];
+      h.msg_controllen = sizeof control[n];
+      cmsghdr* c = CMSG_FIRSTHDR(&h);
+      c->cmsg_level = SOL_UDP;
+      c->cmsg_type = UDP_SEGMENT;
+      c->cmsg_len = CMSG_LEN(sizeof(std::uint16_t));
+      const auto segment = static_cast<std::uint16_t>(tx_len_[i]);
+      std::memcpy(CMSG_DATA(c), &segment, sizeof segment);
+    }
+    first[n] = i;
+    count[n++] = j - i;
+    i = j;
   }
+  const std::size_t refused = send_messages(msgs.data(), first.data(), count.data(), n);
+  send_errors_ += refused;
+  batches_.datagrams_sent += tx_count_ - refused;
+  tx_count_ = 0;
+  return refused;
+}
+
+std::size_t UdpPort::send_messages(mmsghdr* msgs, const std::size_t* first, const std::size_t* count, std::size_t n) {
   std::size_t sent = 0, refused = 0;
-  while (sent < tx_count_) {
-    const int n = ::sendmmsg(fd_, msgs.data() + sent, static_cast<unsigned>(tx_count_ - sent), 0);
-    if (n > 0) {
-      sent += static_cast<std::size_t>(n);
+  while (sent < n) {
+    const int r = ::sendmmsg(fd_, msgs + sent, static_cast<unsigned>(n - sent), 0);
+    ++batches_.send_calls;
+    if (r > 0) {
+      for (std::size_t k = sent; k < sent + static_cast<std::size_t>(r); ++k) batches_.gso_sends += count[k] > 1;
+      sent += static_cast<std::size_t>(r);
       continue;
     }
-    if (n < 0 && errno == EINTR) continue;
-    ++refused;  // this datagram is refused (EMSGSIZE, ENOBUFS, unreachable...): skip it
+    if (r < 0 && errno == EINTR) continue;
+    if (count[sent] > 1 && gso_refused(errno)) {
+      spdlog::warn("udp {}: the kernel refused a GSO send ({}); sending datagram by datagram", local_name_,
+                   std::strerror(errno));
+      gso_ = false;
+      refused += send_singly(first[sent], count[sent]);
+    } else {
+      refused += count[sent];   // refused (EMSGSIZE, ENOBUFS, unreachable...): skip it
+    }
     ++sent;
   }
-  send_errors_ += refused;
-  tx_count_ = 0;
+  return refused;
+}
+
+std::size_t UdpPort::send_singly(std::size_t first, std::size_t count) {
+  std::size_t refused = 0;
+  for (std::size_t k = first; k < first + count; ++k) {
+    ++batches_.send_calls;
+    if (::sendto(fd_, tx_buf_[k].data(), tx_len_[k], 0, reinterpret_cast<const sockaddr*>(&tx_to_[k].storage),
+                 tx_to_[k].length) < 0) {
+      ++refused;
+    }
+  }
   return refused;
 }
 

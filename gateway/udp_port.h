@@ -1,5 +1,8 @@
 // One bound UDP socket of the gateway (one per transport kind), with batched receive and send
-// through recvmmsg/sendmmsg on preallocated buffers: no allocation per datagram.
+// through recvmmsg/sendmmsg on preallocated buffers: no allocation per datagram. Runs of
+// equal-size datagrams to one address leave as one UDP GSO send (UDP_SEGMENT) while the kernel
+// takes them; with `gro`, the kernel may hand over several datagrams of one sender as one buffer
+// (UDP_GRO), which is cut again here: callers see single datagrams either way.
 #pragma once
 #include <sys/socket.h>
 
@@ -15,29 +18,41 @@ namespace ncgw::gateway {
 
 // Largest datagram the gateway handles (jumbo IP packet plus any transport header).
 inline constexpr std::size_t kMaxDatagram = 9216;
-// Datagrams moved per recvmmsg/sendmmsg call.
+// Datagrams moved per recvmmsg/sendmmsg call (messages per recvmmsg without GRO).
 inline constexpr std::size_t kBatch = 64;
+// Messages per recvmmsg with GRO: each may hold up to 64 datagrams in 64 KiB.
+inline constexpr std::size_t kGroMessages = 16;
+// Most datagrams one receive_batch() returns.
+inline constexpr std::size_t kMaxReceived = kGroMessages * 64;
+// Most datagrams in one GSO send (the kernel's UDP_MAX_SEGMENTS), and most bytes.
+inline constexpr std::size_t kMaxGsoSegments = 64;
+inline constexpr std::size_t kMaxGsoBytes = 65000;
 
 // A bound, non-blocking UDP socket with batch buffers.
 class UdpPort {
  public:
-  // Binds `address`:`port` (IPv4 or IPv6 literal) with IP_PMTUDISC_DO and large buffers.
+  // Binds `address`:`port` (IPv4 or IPv6 literal) with IP_PMTUDISC_DO and large buffers; asks
+  // for UDP GRO if `gro` (not for UDT, whose rate estimators need each datagram's own arrival time).
   // Throws std::system_error naming the address on failure.
-  UdpPort(const config::IpAddress& address, std::uint16_t port);
+  UdpPort(const config::IpAddress& address, std::uint16_t port, bool gro = false);
   ~UdpPort();
   UdpPort(const UdpPort&) = delete;
   UdpPort& operator=(const UdpPort&) = delete;
 
-  // Receives up to kBatch datagrams without blocking; returns how many (0 when none waits).
+  // Receives what waits, without blocking; returns how many datagrams (0 when none waits; at most
+  // kMaxReceived).
   std::size_t receive_batch();
+  // True if the last receive_batch() filled every message slot (more may be waiting).
+  bool batch_was_full() const { return rx_messages_ == rx_capacity_; }
   // Kernel receive time of the i-th datagram (SO_TIMESTAMPNS, CLOCK_REALTIME), in ns; 0 if absent.
-  // Rate estimators (UDT's packet pairs) need per-datagram times, not one time per batch.
-  std::int64_t received_realtime_ns(std::size_t i) const { return rx_realtime_ns_[i]; }
+  // Rate estimators (UDT's packet pairs) need per-datagram times, not one time per batch (datagrams
+  // merged by GRO share one).
+  std::int64_t received_realtime_ns(std::size_t i) const { return rx_realtime_ns_[rx_[i].message]; }
   // The i-th received datagram and its sender.
-  std::span<const std::uint8_t> received(std::size_t i) const { return {rx_buf_[i].data(), rx_len_[i]}; }
-  const SocketAddress& sender(std::size_t i) const { return rx_from_[i]; }
+  std::span<const std::uint8_t> received(std::size_t i) const { return {rx_[i].data, rx_[i].length}; }
+  const SocketAddress& sender(std::size_t i) const { return rx_from_[rx_[i].message]; }
   // True if the i-th datagram was larger than kMaxDatagram (cut by the kernel: to be dropped).
-  bool truncated(std::size_t i) const { return rx_truncated_[i]; }
+  bool truncated(std::size_t i) const { return rx_truncated_[rx_[i].message]; }
 
   // A free send slot to fill (kMaxDatagram bytes), or an empty span if the batch is full.
   std::span<std::uint8_t> send_slot();
@@ -51,15 +66,46 @@ class UdpPort {
   std::uint64_t send_errors() const { return send_errors_; }   // datagrams the kernel refused
   std::uint64_t receive_errors() const { return receive_errors_; }
   std::uint64_t truncated() const { return truncated_; }   // datagrams cut by the kernel (MSG_TRUNC)
+  // What the batching achieved: system calls and datagrams each way, GSO sends and GRO receives
+  // (messages that held more than one datagram); gso() is false once the kernel refused GSO.
+  struct BatchCounters {
+    std::uint64_t send_calls = 0, datagrams_sent = 0, gso_sends = 0;
+    std::uint64_t receive_calls = 0, datagrams_received = 0, gro_receives = 0;
+  };
+  const BatchCounters& batches() const { return batches_; }
+  bool gso() const { return gso_; }
+  bool gro() const { return gro_; }
 
  private:
+  // One received datagram: where it lies and which message (sender, time) it came in.
+  struct Received {
+    const std::uint8_t* data = nullptr;
+    std::size_t length = 0;
+    std::size_t message = 0;
+  };
+  // Cuts message `m` of `length` bytes (GRO segment size `segment`, 0: one datagram) into rx_.
+  void add_received(std::size_t m, std::size_t length, std::size_t segment);
+  // Sends messages [from, to) of a prepared sendmmsg array; returns datagrams refused. A GSO
+  // message the kernel refuses turns GSO off and is sent again datagram by datagram.
+  std::size_t send_messages(mmsghdr* msgs, const std::size_t* first, const std::size_t* count, std::size_t n);
+  // Sends committed datagrams [first, first + count) one message each; returns datagrams refused.
+  std::size_t send_singly(std::size_t first, std::size_t count);
+
   int fd_ = -1;
   std::string local_name_;
-  std::vector<std::array<std::uint8_t, kMaxDatagram>> rx_buf_, tx_buf_;
-  std::array<std::size_t, kBatch> rx_len_{};
+  bool gso_ = true;
+  bool gro_ = false;
+  std::size_t rx_stride_ = kMaxDatagram;   // bytes per receive message: 64 KiB with GRO
+  std::size_t rx_capacity_ = kBatch;       // messages per recvmmsg
+  std::size_t rx_messages_ = 0;            // messages the last recvmmsg returned
+  std::vector<std::uint8_t> rx_buf_;
+  std::vector<std::array<std::uint8_t, kMaxDatagram>> tx_buf_;
+  std::array<Received, kMaxReceived> rx_{};
   std::array<SocketAddress, kBatch> rx_from_{};
   std::array<std::int64_t, kBatch> rx_realtime_ns_{};
   std::array<bool, kBatch> rx_truncated_{};
+  std::size_t rx_count_ = 0;
+  BatchCounters batches_;
   std::array<SocketAddress, kBatch> tx_to_{};
   std::array<std::size_t, kBatch> tx_len_{};
   std::size_t tx_count_ = 0;

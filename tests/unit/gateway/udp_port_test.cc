@@ -1,0 +1,107 @@
+// UdpPort over loopback: runs of equal-size datagrams to one address leave as GSO sends, a GRO
+// receiver hands them back one by one, in order, with their sender; mixed sizes and destinations
+// split into the right runs. Waits for datagrams with poll() (a guard against a hang, not a timing
+// assertion).
+#include <poll.h>
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "gateway/udp_port.h"
+
+namespace ncgw::gateway {
+namespace {
+
+config::IpAddress loopback() { return *config::parse_ip("127.0.0.1"); }
+
+// The bound address of `port`, for sending to it.
+SocketAddress address_of(const UdpPort& port) {
+  SocketAddress a;
+  a.length = sizeof a.storage;
+  getsockname(port.fd(), reinterpret_cast<sockaddr*>(&a.storage), &a.length);
+  return a;
+}
+
+// Queues a datagram of `size` bytes whose every byte is `tag`.
+void queue(UdpPort& from, const SocketAddress& to, std::size_t size, std::uint8_t tag) {
+  auto slot = from.send_slot();
+  std::memset(slot.data(), tag, size);
+  from.commit_send(size, to);
+}
+
+// A received datagram: its size and first byte.
+struct Got {
+  std::size_t size;
+  std::uint8_t tag;
+  bool operator==(const Got&) const = default;
+};
+
+// Receives until `want` datagrams arrived (or 5 s pass without one).
+std::vector<Got> receive(UdpPort& port, std::size_t want, const SocketAddress& from) {
+  std::vector<Got> got;
+  while (got.size() < want) {
+    pollfd p{port.fd(), POLLIN, 0};
+    if (poll(&p, 1, 5000) <= 0) break;
+    for (std::size_t n = port.receive_batch(), i = 0; i < n; ++i) {
+      const auto d = port.received(i);
+      EXPECT_TRUE(port.sender(i).same_endpoint(from));
+      bool uniform = true;
+      for (auto b : d) uniform = uniform && b == d[0];
+      EXPECT_TRUE(uniform) << "datagram " << got.size() << " mixes bytes of two datagrams";
+      got.push_back({d.size(), d.empty() ? std::uint8_t{0} : d[0]});
+    }
+  }
+  return got;
+}
+
+TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
+  UdpPort sender(loopback(), 0), receiver(loopback(), 0, /*gro=*/true);
+  std::vector<Got> sent;
+  for (std::uint8_t i = 0; i < 40; ++i) sent.push_back({1200, i});
+  sent.push_back({300, 40});   // a shorter last one joins the run
+  for (const auto& g : sent) queue(sender, address_of(receiver), g.size, g.tag);
+  EXPECT_EQ(sender.flush(), 0u);
+  EXPECT_EQ(receive(receiver, sent.size(), address_of(sender)), sent);
+  EXPECT_EQ(sender.batches().datagrams_sent, sent.size());
+  if (sender.gso()) {   // else the kernel refused GSO (and the datagrams went one by one)
+    EXPECT_GE(sender.batches().gso_sends, 1u);
+  }
+  if (sender.gso() && receiver.gro()) {
+    EXPECT_GE(receiver.batches().gro_receives, 1u);
+  }
+  EXPECT_EQ(receiver.batches().datagrams_received, sent.size());
+}
+
+TEST(UdpPort, MixedSizesAndDestinationsKeepTheirOrder) {
+  UdpPort sender(loopback(), 0), a(loopback(), 0, true), b(loopback(), 0, false);
+  std::vector<Got> to_a, to_b;
+  const std::size_t sizes[] = {500, 500, 500, 200, 500, 500, 900, 900, 100, 100};
+  std::uint8_t tag = 0;
+  for (int round = 0; round < 5; ++round) {
+    for (std::size_t s : sizes) {
+      const bool for_a = (tag % 7) < 4;
+      queue(sender, address_of(for_a ? a : b), s, tag);
+      (for_a ? to_a : to_b).push_back({s, tag});
+      ++tag;
+    }
+  }
+  sender.flush();
+  EXPECT_EQ(receive(a, to_a.size(), address_of(sender)), to_a);
+  EXPECT_EQ(receive(b, to_b.size(), address_of(sender)), to_b);
+}
+
+TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
+  UdpPort sender(loopback(), 0), receiver(loopback(), 0, true);
+  std::vector<Got> sent;
+  for (std::size_t i = 0; i < kBatch + 10; ++i) {
+    sent.push_back({800, static_cast<std::uint8_t>(i)});
+    queue(sender, address_of(receiver), 800, static_cast<std::uint8_t>(i));
+  }
+  sender.flush();
+  EXPECT_EQ(receive(receiver, sent.size(), address_of(sender)), sent);
+}
+
+}  // namespace
+}  // namespace ncgw::gateway
