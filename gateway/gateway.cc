@@ -100,9 +100,10 @@ void Gateway::open_ports() {
       peer.port = same->port;
       continue;
     }
-    // UDP GRO for every transport but UDT, whose packet-pair estimator needs per-datagram times.
-    const bool gro = peer.cfg->transport != config::TransportKind::udt;
-    ports_.push_back(std::make_unique<UdpPort>(listen, port, gro));
+    // UDP GSO and GRO for every transport but UDT, whose packet-pair capacity estimate needs the
+    // datagrams' own arrival gaps (udp_port.h).
+    const bool offloads = peer.cfg->transport != config::TransportKind::udt;
+    ports_.push_back(std::make_unique<UdpPort>(listen, port, offloads));
     peer.port = ports_.back().get();
     spdlog::info("listening on udp {} for {}", peer.port->local_name(), config::to_string(peer.cfg->transport));
   }

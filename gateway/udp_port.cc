@@ -69,7 +69,8 @@ bool gso_refused(int error) { return error == EIO || error == EINVAL || error ==
 
 }  // namespace
 
-UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port, bool gro) : tx_buf_(kBatch) {
+UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads)
+    : gso_(offloads), tx_buf_(kBatch) {
   const SocketAddress local = SocketAddress::from(address, port);
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -81,7 +82,7 @@ UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port, bool gro)
     throw std::system_error(err, std::generic_category(), "bind udp " + local_name_);
   }
   int on = 1;
-  gro_ = gro && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
+  gro_ = offloads && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
   if (gro_) {
     rx_stride_ = 65536;
     rx_capacity_ = kGroMessages;

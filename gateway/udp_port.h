@@ -31,10 +31,12 @@ inline constexpr std::size_t kMaxGsoBytes = 65000;
 // A bound, non-blocking UDP socket with batch buffers.
 class UdpPort {
  public:
-  // Binds `address`:`port` (IPv4 or IPv6 literal) with IP_PMTUDISC_DO and large buffers; asks
-  // for UDP GRO if `gro` (not for UDT, whose rate estimators need each datagram's own arrival time).
+  // Binds `address`:`port` (IPv4 or IPv6 literal) with IP_PMTUDISC_DO and large buffers. With
+  // `offloads`, sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the
+  // link capacity from the arrival gap of packet pairs: a GSO send reaches a local peer as one
+  // buffer (no gap), and datagrams merged by GRO share one arrival time.
   // Throws std::system_error naming the address on failure.
-  UdpPort(const config::IpAddress& address, std::uint16_t port, bool gro = false);
+  UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads = false);
   ~UdpPort();
   UdpPort(const UdpPort&) = delete;
   UdpPort& operator=(const UdpPort&) = delete;
@@ -93,7 +95,7 @@ class UdpPort {
 
   int fd_ = -1;
   std::string local_name_;
-  bool gso_ = true;
+  bool gso_ = false;
   bool gro_ = false;
   std::size_t rx_stride_ = kMaxDatagram;   // bytes per receive message: 64 KiB with GRO
   std::size_t rx_capacity_ = kBatch;       // messages per recvmmsg

@@ -1,6 +1,6 @@
 // UdpPort over loopback: runs of equal-size datagrams to one address leave as GSO sends, a GRO
 // receiver hands them back one by one, in order, with their sender; mixed sizes and destinations
-// split into the right runs. Waits for datagrams with poll() (a guard against a hang, not a timing
+// split into the right runs; without offloads (UDT's port) nothing is merged either way. Waits for datagrams with poll() (a guard against a hang, not a timing
 // assertion).
 #include <poll.h>
 
@@ -57,7 +57,7 @@ std::vector<Got> receive(UdpPort& port, std::size_t want, const SocketAddress& f
 }
 
 TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
-  UdpPort sender(loopback(), 0), receiver(loopback(), 0, /*gro=*/true);
+  UdpPort sender(loopback(), 0, /*offloads=*/true), receiver(loopback(), 0, true);
   std::vector<Got> sent;
   for (std::uint8_t i = 0; i < 40; ++i) sent.push_back({1200, i});
   sent.push_back({300, 40});   // a shorter last one joins the run
@@ -75,7 +75,7 @@ TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
 }
 
 TEST(UdpPort, MixedSizesAndDestinationsKeepTheirOrder) {
-  UdpPort sender(loopback(), 0), a(loopback(), 0, true), b(loopback(), 0, false);
+  UdpPort sender(loopback(), 0, true), a(loopback(), 0, true), b(loopback(), 0, false);
   std::vector<Got> to_a, to_b;
   const std::size_t sizes[] = {500, 500, 500, 200, 500, 500, 900, 900, 100, 100};
   std::uint8_t tag = 0;
@@ -92,8 +92,23 @@ TEST(UdpPort, MixedSizesAndDestinationsKeepTheirOrder) {
   EXPECT_EQ(receive(b, to_b.size(), address_of(sender)), to_b);
 }
 
+TEST(UdpPort, WithoutOffloadsEveryDatagramIsItsOwnMessage) {
+  UdpPort sender(loopback(), 0), receiver(loopback(), 0);
+  EXPECT_FALSE(sender.gso());
+  EXPECT_FALSE(receiver.gro());
+  std::vector<Got> sent;
+  for (std::uint8_t i = 0; i < 20; ++i) {
+    sent.push_back({1000, i});
+    queue(sender, address_of(receiver), 1000, i);
+  }
+  sender.flush();
+  EXPECT_EQ(receive(receiver, sent.size(), address_of(sender)), sent);
+  EXPECT_EQ(sender.batches().gso_sends, 0u);
+  EXPECT_EQ(receiver.batches().gro_receives, 0u);
+}
+
 TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
-  UdpPort sender(loopback(), 0), receiver(loopback(), 0, true);
+  UdpPort sender(loopback(), 0, true), receiver(loopback(), 0, true);
   std::vector<Got> sent;
   for (std::size_t i = 0; i < kBatch + 10; ++i) {
     sent.push_back({800, static_cast<std::uint8_t>(i)});
