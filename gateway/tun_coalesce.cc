@@ -4,20 +4,17 @@
 
 #include "gateway/icmp.h"
 #include "gateway/tun_offload.h"
+#include "transports/common/byte_order.h"
 
 namespace ncgw::gateway {
 
 namespace {
 
-constexpr std::uint8_t kTcpAck = 0x10, kTcpPsh = 0x08, kProtoTcp = 6;
 constexpr std::size_t kMaxMerged = 65535;   // an IPv4 total length / IPv6 payload length
 
-std::uint16_t get16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
-std::uint32_t get32(const std::uint8_t* p) { return (std::uint32_t{get16(p)} << 16) | get16(p + 2); }
-void put16(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 8);
-  p[1] = static_cast<std::uint8_t>(v);
-}
+using transport::get_be16;
+using transport::get_be32;
+using transport::put_be16;
 
 bool same(const std::uint8_t* a, const std::uint8_t* b, std::size_t from, std::size_t to) {
   return std::memcmp(a + from, b + from, to - from) == 0;
@@ -26,11 +23,11 @@ bool same(const std::uint8_t* a, const std::uint8_t* b, std::size_t from, std::s
 // IP header length of a TCP packet that may be merged (IPv4 without options or fragmentation,
 // IPv6 without extension headers, length field equal to the packet's size), or 0.
 std::size_t mergeable_ip_header(std::span<const std::uint8_t> p) {
-  if (p.size() >= 40 && p[0] == 0x45 && p[9] == kProtoTcp && (get16(&p[6]) & 0x3FFF) == 0 &&
-      get16(&p[2]) == p.size()) {
+  if (p.size() >= 40 && p[0] == 0x45 && p[9] == kIpProtoTcp && (get_be16(&p[6]) & 0x3FFF) == 0 &&
+      get_be16(&p[2]) == p.size()) {
     return 20;
   }
-  if (p.size() >= 60 && (p[0] >> 4) == 6 && p[6] == kProtoTcp && get16(&p[4]) + 40u == p.size()) return 40;
+  if (p.size() >= 60 && (p[0] >> 4) == 6 && p[6] == kIpProtoTcp && get_be16(&p[4]) + 40u == p.size()) return 40;
   return 0;
 }
 
@@ -90,8 +87,8 @@ bool TunCoalescer::continues(std::span<const std::uint8_t> packet) const {
   // TCP: ports, acknowledgement, header length, window, urgent pointer and options; flags but PSH.
   const bool tcp_same = same(ta, tb, 0, 4) && same(ta, tb, 8, 13) && same(ta, tb, 14, 16) &&
                         same(ta, tb, 18, headers_ - ip_len_) && data_flags(tb[13]);
-  const std::uint32_t next_seq = get32(ta + 4) + static_cast<std::uint32_t>(length_ - headers_);
-  return ip_same && tcp_same && get32(tb + 4) == next_seq;
+  const std::uint32_t next_seq = get_be32(ta + 4) + static_cast<std::uint32_t>(length_ - headers_);
+  return ip_same && tcp_same && get_be32(tb + 4) == next_seq;
 }
 
 std::span<const std::uint8_t> TunCoalescer::frame() {
@@ -99,19 +96,17 @@ std::span<const std::uint8_t> TunCoalescer::frame() {
   VnetHeader h;
   if (segments_ > 1) {
     if (v6_) {
-      put16(p + 4, static_cast<std::uint32_t>(length_ - 40));
+      put_be16(p + 4, static_cast<std::uint16_t>(length_ - 40));
     } else {
-      put16(p + 2, static_cast<std::uint32_t>(length_));
-      put16(p + 10, 0);
-      put16(p + 10, checksum_finish(checksum_add(0, {p, 20})));
+      put_be16(p + 2, static_cast<std::uint16_t>(length_));
+      put_be16(p + 10, 0);
+      put_be16(p + 10, checksum_finish(checksum_add(0, {p, 20})));
     }
     std::uint8_t* tcp = p + ip_len_;
     if (pushed_) tcp[13] |= kTcpPsh;
     // The partial checksum the kernel completes per segment: the folded pseudo-header sum.
-    const std::size_t tcp_len = length_ - ip_len_;
-    std::uint32_t sum = v6_ ? checksum_add(0, {p + 8, 32}) : checksum_add(0, {p + 12, 8});
-    sum += kProtoTcp + static_cast<std::uint32_t>(tcp_len >> 16) + static_cast<std::uint32_t>(tcp_len & 0xFFFF);
-    put16(tcp + 16, static_cast<std::uint16_t>(~checksum_finish(sum)));
+    const std::uint32_t sum = tcp_pseudo_header_sum({p, length_}, v6_, length_ - ip_len_);
+    put_be16(tcp + 16, static_cast<std::uint16_t>(~checksum_finish(sum)));
     h = {kVnetFlagNeedsCsum, v6_ ? kVnetGsoTcpV6 : kVnetGsoTcpV4, static_cast<std::uint16_t>(headers_),
          static_cast<std::uint16_t>(gso_size_), static_cast<std::uint16_t>(ip_len_), 16};
   }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "gateway/icmp.h"
+#include "transports/common/byte_order.h"
 
 namespace ncgw::gateway {
 
@@ -11,24 +12,16 @@ namespace {
 
 // Largest IPv4 header plus largest TCP header: the bytes copied in front of every segment.
 constexpr std::size_t kMaxHeaders = 60 + 60;
-constexpr std::uint8_t kTcpFin = 0x01, kTcpPsh = 0x08, kTcpCwr = 0x80;
-constexpr std::uint8_t kProtoTcp = 6;
 
-std::uint16_t get16(const std::uint8_t* p) { return static_cast<std::uint16_t>((p[0] << 8) | p[1]); }
-std::uint32_t get32(const std::uint8_t* p) { return (std::uint32_t{get16(p)} << 16) | get16(p + 2); }
-void put16(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 8);
-  p[1] = static_cast<std::uint8_t>(v);
-}
-void put32(std::uint8_t* p, std::uint32_t v) {
-  put16(p, v >> 16);
-  put16(p + 2, v);
-}
+using transport::get_be16;
+using transport::get_be32;
+using transport::put_be16;
+using transport::put_be32;
 
 // Length of the IP header of a TCP packet without IPv6 extension headers, or 0.
 std::size_t tcp_ip_header_length(std::span<const std::uint8_t> p, bool v6) {
-  if (v6) return p.size() >= 40 && (p[0] >> 4) == 6 && p[6] == kProtoTcp ? 40 : 0;
-  if (p.size() < 20 || (p[0] >> 4) != 4 || p[9] != kProtoTcp) return 0;
+  if (v6) return p.size() >= 40 && (p[0] >> 4) == 6 && p[6] == kIpProtoTcp ? 40 : 0;
+  if (p.size() < 20 || (p[0] >> 4) != 4 || p[9] != kIpProtoTcp) return 0;
   const std::size_t ihl = std::size_t{p[0] & 0x0Fu} * 4;
   return ihl >= 20 && ihl <= p.size() ? ihl : 0;
 }
@@ -37,15 +30,15 @@ std::size_t tcp_ip_header_length(std::span<const std::uint8_t> p, bool v6) {
 void fix_segment_headers(std::uint8_t* seg, std::size_t ip_len, std::size_t tcp_len, std::size_t payload,
                          bool v6, std::size_t index, std::size_t count, std::uint32_t seq) {
   if (v6) {
-    put16(seg + 4, static_cast<std::uint32_t>(tcp_len + payload));
+    put_be16(seg + 4, static_cast<std::uint16_t>(tcp_len + payload));
   } else {
-    put16(seg + 2, static_cast<std::uint32_t>(ip_len + tcp_len + payload));
-    put16(seg + 4, get16(seg + 4) + static_cast<std::uint32_t>(index));   // IP id, one per segment
-    put16(seg + 10, 0);
-    put16(seg + 10, checksum_finish(checksum_add(0, {seg, ip_len})));
+    put_be16(seg + 2, static_cast<std::uint16_t>(ip_len + tcp_len + payload));
+    put_be16(seg + 4, static_cast<std::uint16_t>(get_be16(seg + 4) + index));   // IP id, one per segment
+    put_be16(seg + 10, 0);
+    put_be16(seg + 10, checksum_finish(checksum_add(0, {seg, ip_len})));
   }
   std::uint8_t* tcp = seg + ip_len;
-  put32(tcp + 4, seq);
+  put_be32(tcp + 4, seq);
   if (index + 1 < count) tcp[13] &= static_cast<std::uint8_t>(~(kTcpFin | kTcpPsh));
   if (index > 0) tcp[13] &= static_cast<std::uint8_t>(~kTcpCwr);
 }
@@ -74,7 +67,7 @@ bool complete_partial_checksum(std::span<std::uint8_t> packet, std::size_t start
   if (start > packet.size() || offset + 2 > packet.size() - start) return false;
   std::uint16_t sum = checksum_finish(checksum_add(0, packet.subspan(start)));
   if (sum == 0) sum = 0xFFFF;   // as the kernel writes a folded zero (CSUM_MANGLED_0)
-  put16(packet.data() + start + offset, sum);
+  put_be16(packet.data() + start + offset, sum);
   return true;
 }
 
@@ -83,14 +76,16 @@ bool write_tcp_checksum(std::span<std::uint8_t> packet) {
   const bool v6 = (packet[0] >> 4) == 6;
   const std::size_t ip_len = tcp_ip_header_length(packet, v6);
   if (ip_len == 0 || packet.size() < ip_len + 20) return false;
-  const std::size_t tcp_len = packet.size() - ip_len;
   std::uint8_t* tcp = packet.data() + ip_len;
-  put16(tcp + 16, 0);
-  std::uint32_t sum = v6 ? checksum_add(0, packet.subspan(8, 32)) : checksum_add(0, packet.subspan(12, 8));
-  sum += kProtoTcp;
-  sum += static_cast<std::uint32_t>(tcp_len >> 16) + static_cast<std::uint32_t>(tcp_len & 0xFFFF);
-  put16(tcp + 16, checksum_finish(checksum_add(sum, packet.subspan(ip_len))));
+  put_be16(tcp + 16, 0);
+  const std::uint32_t sum = tcp_pseudo_header_sum(packet, v6, packet.size() - ip_len);
+  put_be16(tcp + 16, checksum_finish(checksum_add(sum, packet.subspan(ip_len))));
   return true;
+}
+
+std::uint32_t tcp_pseudo_header_sum(std::span<const std::uint8_t> packet, bool v6, std::size_t tcp_length) {
+  std::uint32_t sum = v6 ? checksum_add(0, packet.subspan(8, 32)) : checksum_add(0, packet.subspan(12, 8));
+  return sum + kIpProtoTcp + static_cast<std::uint32_t>(tcp_length >> 16) + static_cast<std::uint32_t>(tcp_length & 0xFFFF);
 }
 
 OffloadSplitter::OffloadSplitter() : out_(65535 + kMaxSegments * kMaxHeaders) {}
@@ -125,7 +120,7 @@ SplitResult OffloadSplitter::split_tcp(std::span<const std::uint8_t> packet, std
   const std::size_t payload = packet.size() - headers;
   const std::size_t count = std::max<std::size_t>(1, (payload + gso_size - 1) / gso_size);
   if (count > kMaxSegments || payload + count * headers > out_.size()) return SplitResult::bad_gso_packet;
-  const std::uint32_t seq0 = get32(packet.data() + ip_len + 4);
+  const std::uint32_t seq0 = get_be32(packet.data() + ip_len + 4);
   std::uint8_t* at = out_.data();
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t offset = i * gso_size;

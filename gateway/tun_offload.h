@@ -27,6 +27,11 @@ inline constexpr std::uint8_t kVnetGsoUdp = 3;           // VIRTIO_NET_HDR_GSO_U
 inline constexpr std::uint8_t kVnetGsoTcpV6 = 4;         // VIRTIO_NET_HDR_GSO_TCPV6
 inline constexpr std::uint8_t kVnetGsoEcn = 0x80;        // VIRTIO_NET_HDR_GSO_ECN (CWR set on the first segment)
 
+// The IP protocol number of TCP and the TCP flag bits the offload code reads or changes
+// (RFC 9293 section 3.1; CWR: RFC 3168).
+inline constexpr std::uint8_t kIpProtoTcp = 6;
+inline constexpr std::uint8_t kTcpFin = 0x01, kTcpPsh = 0x08, kTcpAck = 0x10, kTcpCwr = 0x80;
+
 // The fields of a virtio_net_hdr.
 struct VnetHeader {
   std::uint8_t flags = 0;
@@ -83,6 +88,10 @@ bool complete_partial_checksum(std::span<std::uint8_t> packet, std::size_t start
 // Writes the TCP checksum of a whole IPv4/IPv6 TCP packet (no extension headers) into its header.
 // False if the packet is not such a packet.
 bool write_tcp_checksum(std::span<std::uint8_t> packet);
+
+// The running (unfolded) sum of the TCP pseudo-header of `packet` (addresses, protocol, and
+// `tcp_length`, the TCP header plus payload); `packet` holds at least its IP header.
+std::uint32_t tcp_pseudo_header_sum(std::span<const std::uint8_t> packet, bool v6, std::size_t tcp_length);
 
 // The header written before every packet sent to a TUN with IFF_VNET_HDR: no GSO, checksum
 // complete (all zero).
