@@ -73,11 +73,13 @@ check_replay() {
   replay_check "after ${REPLAY_LATE_S:-60} s"
 }
 
-# iperf3 TCP h1 -> h2 for $1 s on port $2 into $WORK/$3.json (background); sets IPERF_PID.
+# iperf3 TCP h1 -> h2 for $1 s on port $2 into $WORK/$3.json (background); sets IPERF_PID. Paced at
+# FLOW_RATE (default 800M): with TUN offloads an unpaced flow fills both shared cores, and the test
+# would measure CPU sharing with the flood sender rather than what the secure layer does.
 iperf_bg() {
   ns_bg h2 iperf3 -s -1 -p "$2"
   sleep 0.5
-  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p $2 -t $1 -i 1 -J > '$WORK/$3.json'"
+  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p $2 -t $1 -i 1 -b ${FLOW_RATE:-800M} -J > '$WORK/$3.json'"
   IPERF_PID=$LAST_PID
 }
 
