@@ -150,6 +150,7 @@ struct GatewayConfig {
   std::string name;                          // required
   std::string control_socket;                // empty: /run/ncgw/<name>.sock (filled in by the loader)
   std::string private_key_file;              // base64 X25519 private key; needed by aead peers
+  std::string user = "auto";                 // who the daemon runs as after setup (docs/security.md)
   std::vector<std::string> internal_interfaces;  // empty: routes in the main table (any interface)
   std::uint32_t route_table = 5100;          // policy table of the routes when interfaces are given
   std::uint32_t rule_priority = 5100;        // priority of the FIB rules that select that table

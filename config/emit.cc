@@ -31,6 +31,7 @@ void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   emit_pair(out, "name", c.name);
   emit_pair(out, "control_socket", c.control_socket.empty() ? "/run/ncgw/" + c.name + ".sock" : c.control_socket);
   if (!c.private_key_file.empty()) emit_pair(out, "private_key_file", c.private_key_file);
+  emit_pair(out, "user", c.user, "after setup: auto = ncgw if that user exists, else nobody");
   out << YAML::Key << "internal_interfaces" << YAML::Value << YAML::Flow << YAML::BeginSeq;
   for (const std::string& name : c.internal_interfaces) out << name;
   out << YAML::EndSeq;

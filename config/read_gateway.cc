@@ -61,9 +61,20 @@ bool valid_interface_name(std::string_view name) {
   return true;
 }
 
+bool valid_user_name(std::string_view name) {
+  if (name.empty() || name.size() > 32) return false;
+  if (!((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_')) return false;
+  for (char c : name) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.';
+    if (!ok) return false;
+  }
+  return true;
+}
+
 void read_gateway(const Node& node, GatewayConfig& out) {
-  static constexpr std::array<std::string_view, 6> keys{"name", "control_socket", "internal_interfaces",
-                                                        "route_table", "rule_priority", "private_key_file"};
+  static constexpr std::array<std::string_view, 7> keys{"name", "control_socket", "internal_interfaces",
+                                                        "route_table", "rule_priority", "private_key_file",
+                                                        "user"};
   node.check_keys(keys);
   const Node name = node.require("name");
   out.name = read_string(name);
@@ -81,6 +92,13 @@ void read_gateway(const Node& node, GatewayConfig& out) {
   if (const auto key = node.find("private_key_file")) {
     out.private_key_file = read_string(*key);
     if (out.private_key_file.empty()) key->fail("expected a file path, got " + key->describe());
+  }
+  if (const auto n = node.find("user")) {
+    out.user = read_string(*n);
+    if (!valid_user_name(out.user)) {
+      n->fail("expected auto, root or a user name of 1 to 32 characters from a-z 0-9 _ - . (starting with a "
+              "letter or _), got " + n->describe());
+    }
   }
   if (const auto n = node.find("internal_interfaces")) out.internal_interfaces = read_internal_interfaces(*n);
   if (const auto n = node.find("route_table")) out.route_table = read_route_table(*n);

@@ -14,6 +14,8 @@ namespace ncgw::config::detail {
 bool valid_name(std::string_view name);
 // Linux interface names: 1..15 characters from A-Z a-z 0-9 _ . - (IFNAMSIZ 16), not "." or "..".
 bool valid_interface_name(std::string_view name);
+// gateway.user: a POSIX-style user name ([a-z_][a-z0-9_.-]{0,31}); "auto" and "root" pass too.
+bool valid_user_name(std::string_view name);
 
 // The `gateway` mapping: name (required), control_socket and the policy-routing keys into `out`.
 void read_gateway(const Node& node, GatewayConfig& out);

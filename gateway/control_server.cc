@@ -2,6 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "gateway/privileges.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -28,8 +35,8 @@ bool socket_is_live(asio::io_context& io, const std::string& path) {
 }  // namespace
 
 ControlServer::ControlServer(asio::io_context& io, const config::GatewayConfig& cfg,
-                             std::function<std::string()> status)
-    : path_(control_socket_path(cfg)), acceptor_(io), status_(std::move(status)) {
+                             std::function<std::string()> status, std::chrono::milliseconds client_timeout)
+    : path_(control_socket_path(cfg)), acceptor_(io), status_(std::move(status)), client_timeout_(client_timeout) {
   std::filesystem::create_directories(std::filesystem::path(path_).parent_path());
   if (std::filesystem::exists(path_)) {
     if (socket_is_live(io, path_)) {
@@ -41,6 +48,21 @@ ControlServer::ControlServer(asio::io_context& io, const config::GatewayConfig& 
   acceptor_.open(stream_protocol());
   acceptor_.bind(stream_protocol::endpoint(path_));
   acceptor_.listen();
+  if (::chmod(path_.c_str(), 0660) != 0) {
+    throw std::runtime_error("chmod 0660 " + path_ + ": " + std::strerror(errno));
+  }
+  if (const auto group = control_group(); group && ::chown(path_.c_str(), -1, *group) != 0) {
+    throw std::runtime_error("chown :ncgw " + path_ + ": " + std::strerror(errno));
+  }
+}
+
+void ControlServer::hand_over(uid_t uid) {
+  const std::filesystem::path dir = std::filesystem::path(path_).parent_path();
+  if (dir != "/run/ncgw") return;
+  if (::chown(dir.c_str(), uid, -1) != 0) {
+    spdlog::warn("chown {} to uid {}: {}; the control socket will stay behind on exit", dir.string(), uid,
+                 std::strerror(errno));
+  }
 }
 
 ControlServer::~ControlServer() { stop(); }
@@ -54,26 +76,49 @@ void ControlServer::stop() {
   acceptor_.close(ec);
   std::error_code fs_ec;
   std::filesystem::remove(path_, fs_ec);
+  if (fs_ec) spdlog::warn("cannot remove control socket {}: {}; the next start replaces it", path_, fs_ec.message());
 }
 
 void ControlServer::accept() {
   acceptor_.async_accept([this](boost::system::error_code ec, stream_protocol::socket s) {
     if (ec || stopped_) return;
-    serve(std::make_shared<stream_protocol::socket>(std::move(s)));
+    if (*clients_ < kMaxControlClients) serve(std::move(s));
     accept();
   });
 }
 
-void ControlServer::serve(std::shared_ptr<stream_protocol::socket> s) {
-  auto request = std::make_shared<asio::streambuf>(256);
-  asio::async_read_until(*s, *request, '\n', [this, s, request](boost::system::error_code ec, std::size_t) {
+namespace {
+
+// One control connection: owned by its pending read or write handler, so it is freed (and its
+// deadline cancelled) when the exchange ends or the event loop is torn down.
+struct ControlClient {
+  ControlClient(stream_protocol::socket s, std::chrono::milliseconds timeout, std::shared_ptr<int> count)
+      : socket(std::move(s)), deadline(socket.get_executor(), timeout), clients(std::move(count)) {
+    ++*clients;
+  }
+  ~ControlClient() { --*clients; }
+  stream_protocol::socket socket;
+  asio::steady_timer deadline;   // closes the socket, which ends whichever operation is pending
+  asio::streambuf request{256};
+  std::string reply;
+  std::shared_ptr<int> clients;  // the server's count of connections being served
+};
+
+}  // namespace
+
+void ControlServer::serve(stream_protocol::socket s) {
+  auto client = std::make_shared<ControlClient>(std::move(s), client_timeout_, clients_);
+  client->deadline.async_wait([weak = std::weak_ptr<ControlClient>(client)](boost::system::error_code ec) {
+    boost::system::error_code ignored;
+    if (auto c = weak.lock(); c && !ec) c->socket.close(ignored);
+  });
+  asio::async_read_until(client->socket, client->request, '\n', [this, client](boost::system::error_code ec, std::size_t) {
     if (ec) return;
-    std::istream in(request.get());
+    std::istream in(&client->request);
     std::string command;
     std::getline(in, command);
-    auto reply = std::make_shared<std::string>(
-        command == "status" ? status_() + "\n" : R"({"error":"unknown command"})" "\n");
-    asio::async_write(*s, asio::buffer(*reply), [s, reply](boost::system::error_code, std::size_t) {});
+    client->reply = command == "status" ? status_() + "\n" : R"({"error":"unknown command"})" "\n";
+    asio::async_write(client->socket, asio::buffer(client->reply), [client](boost::system::error_code, std::size_t) {});
   });
 }
 

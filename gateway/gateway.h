@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "config/config.h"
+#include "gateway/control_server.h"
 #include "crypto/session_counters.h"
 #include "gateway/counters.h"
 #include "gateway/forwarder.h"
@@ -48,6 +49,8 @@ class Gateway {
   Gateway(boost::asio::io_context& io, const config::GatewayConfig& cfg);
   ~Gateway();
 
+  // Makes what stop() removes removable by `uid`, the account the daemon is about to drop to.
+  void hand_over(uid_t uid) { control_->hand_over(uid); }
   // Starts reading the TUN and the sockets and serving the control socket.
   void start();
   // Closes sockets, removes routes and the TUN (as configured), logs final counters.

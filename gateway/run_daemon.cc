@@ -1,12 +1,14 @@
 #include "gateway/run_daemon.h"
 
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include "gateway/asio.h"
 
 #include "gateway/cli.h"
 #include "gateway/core_factory.h"
 #include "gateway/gateway.h"
+#include "gateway/privileges.h"
 
 namespace ncgw::gateway {
 
@@ -14,7 +16,17 @@ int run_daemon(const config::GatewayConfig& cfg) {
   boost::asio::io_context io(1);
   std::unique_ptr<Gateway> gw;
   try {
+    const std::optional<RunAs> run_as = resolve_run_as(cfg.user);   // an unknown user fails first
     gw = std::make_unique<Gateway>(io, cfg);
+    if (run_as) {
+      gw->hand_over(run_as->uid);
+      drop_privileges(*run_as);
+      spdlog::info("gateway {}: running as {} (uid {}), keeping CAP_NET_ADMIN and CAP_NET_BIND_SERVICE", cfg.name,
+                   run_as->name, run_as->uid);
+    } else if (::geteuid() == 0) {
+      spdlog::warn("gateway {}: gateway.user is root: the daemon keeps running as root with every capability",
+                   cfg.name);
+    }
   } catch (const TransportUnavailable& e) {
     spdlog::error("{}", e.what());
     return kExitConfig;

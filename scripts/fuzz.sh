@@ -16,6 +16,7 @@ declare -A corpus=(
   [fudp_flow]=tests/fuzz/fudp/corpus
   [gateway_forwarder]=tests/fuzz/gateway/corpus
   [gateway_tun_offload]=tests/fuzz/gateway/offload_corpus
+  [config_loader]=tests/fuzz/config/corpus
 )
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${!corpus[@]}")

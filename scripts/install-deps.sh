@@ -9,7 +9,7 @@ PACKAGES=(
   clang-14 libclang-rt-14-dev lld-14
   # libraries
   libboost-dev libisal-dev libtins-dev libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
-  nlohmann-json3-dev libmnl-dev libsodium-dev
+  nlohmann-json3-dev libmnl-dev libsodium-dev libcap-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev libudt-dev
   # network scenarios

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # netns test: `ncgw run` shuts down cleanly on SIGTERM and on SIGINT: exit status 0, the
 # kernel routes it installed are gone, the TUN device is removed or kept as tun.on_exit says, the
-# control socket /run/ncgw/NAME.sock is gone, and the final counters are logged.
+# control socket /run/ncgw/NAME.sock is gone, and the final counters are logged. While it runs it
+# is unprivileged (gateway.user auto: user ncgw or nobody, only CAP_NET_ADMIN and
+# CAP_NET_BIND_SERVICE, no_new_privs) and its control socket has mode 0660, so everything checked
+# at shutdown was done without root.
 # Usage: clean_shutdown.sh /path/to/ncgw
 set -euo pipefail
 NCGW=$(realpath "$1")
@@ -50,6 +53,7 @@ shutdown_case() {
   pid=$LAST_PID
   wait_for test -S "$sock" || fail "gateway did not start: $(cat "$WORK/$name.log")"
   [ "$(tunnel_routes)" = 2 ] || fail "expected 2 routes through sdtun0 while running, got $(tunnel_routes)"
+  check_unprivileged "$pid" "$WORK/$name.log" "$sock"
   nsx gw ping -c 3 -i 0.2 -W 1 10.50.0.9 >/dev/null 2>&1 || true   # 3 packets into the tunnel
   kill -s "$signal" "$pid"
   rc=0
@@ -66,6 +70,23 @@ shutdown_case() {
   fi
   grep -q "signal .*shutting down" "$WORK/$name.log" || fail "no shutdown message logged"
   final_counters_logged "$WORK/$name.log"
+}
+
+# Checks that process $1 (log $2, control socket $3) has dropped root: not uid 0, exactly
+# CAP_NET_ADMIN (12) and CAP_NET_BIND_SERVICE (10) permitted and effective, no_new_privs.
+check_unprivileged() {
+  wait_for grep -q "running as" "$2" || fail "no 'running as' line: $(cat "$2")"
+  local uid caps nnp mode
+  uid=$(awk '/^Uid:/ {print $3}' "/proc/$1/status")
+  caps=$(awk '/^CapPrm:|^CapEff:|^CapInh:|^CapAmb:/ {printf "%s ", $2}' "/proc/$1/status")
+  nnp=$(awk '/^NoNewPrivs:/ {print $2}' "/proc/$1/status")
+  mode=$(stat -c %a "$3")
+  echo "running as uid $uid; capabilities (inh prm eff amb) $caps; no_new_privs $nnp; control socket mode $mode"
+  [ "$uid" != 0 ] || fail "the daemon still runs as root"
+  [ "$caps" = "0000000000000000 0000000000001400 0000000000001400 0000000000000000 " ] ||
+    fail "capabilities $caps, expected only NET_ADMIN and NET_BIND_SERVICE"
+  [ "$nnp" = 1 ] || fail "no_new_privs not set"
+  [ "$mode" = 660 ] || fail "control socket mode $mode, expected 660"
 }
 
 # Checks that log $1 holds the final counters as JSON, with the 3 pinged packets read from the TUN.

@@ -9,7 +9,7 @@
 #          it has while the same sender floods the same port from a non-peer address (the sender's
 #          CPU share and the receive path are not the secure layer's doing), gw2 answers with
 #          cookies and stays small in memory;
-#  rekey   keys rotate every 2 s (rekey_after_s: 2) under an iperf3 TCP flow for 30 s: no second
+#  rekey   keys rotate every 2 s (rekey_after_s: 2) under an iperf3 TCP flow for 60 s: no second
 #          without progress, no datagram lost to rekeying (no key, unknown key, bad tag: 0);
 #  keys    a wrong public key, then a wrong pre-shared key: no session, nothing reaches h2, and a
 #          log line that says why.
@@ -74,12 +74,13 @@ check_replay() {
 }
 
 # iperf3 TCP h1 -> h2 for $1 s on port $2 into $WORK/$3.json (background); sets IPERF_PID. Paced at
-# FLOW_RATE (default 800M): with TUN offloads an unpaced flow fills both shared cores, and the test
-# would measure CPU sharing with the flood sender rather than what the secure layer does.
+# FLOW_RATE (default 400M): with TUN offloads an unpaced flow fills both shared cores, and the test
+# would measure CPU sharing with the flood sender rather than what the secure layer does (at 800M
+# the ratio sat at 0.76-0.80, the flow still CPU-bound once the sender took a core).
 iperf_bg() {
   ns_bg h2 iperf3 -s -1 -p "$2"
   sleep 0.5
-  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p $2 -t $1 -i 1 -b ${FLOW_RATE:-800M} -J > '$WORK/$3.json'"
+  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p $2 -t $1 -i 1 -b ${FLOW_RATE:-400M} -J > '$WORK/$3.json'"
   IPERF_PID=$LAST_PID
 }
 
@@ -128,7 +129,7 @@ rekey_losses() {
 }
 
 check_rekey() {
-  echo "== rekey every 2 s under an iperf3 flow, 30 s"
+  echo "== rekey every 2 s under an iperf3 flow, 60 s"
   stop_gateways
   REKEY_AFTER_S=2 write_gateway_config gw1
   REKEY_AFTER_S=2 write_gateway_config gw2
@@ -137,7 +138,7 @@ check_rekey() {
   WAIT_SECONDS=10 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "no ping with rekey_after_s 2"
   local losses0 losses1 e1 e2 slow
   losses0=$(rekey_losses)
-  iperf_bg 30 5302 rekey
+  iperf_bg 60 5302 rekey
   wait "$IPERF_PID" || fail "iperf3 failed across rekeys"
   losses1=$(rekey_losses)
   e1=$(counter gw1 'c["sec_key_epoch"]'); e2=$(counter gw2 'c["sec_key_epoch"]')
@@ -146,11 +147,11 @@ import json
 iv = json.load(open('$WORK/rekey.json'))['intervals']
 print(sum(1 for i in iv if i['sum']['bytes'] == 0), round(min(i['sum']['bits_per_second'] for i in iv) / 1e9, 3), len(iv))")
   echo "key epochs gw1 $e1 gw2 $e2; datagrams lost to rekeying $losses0 -> $losses1;" \
-       "iperf3 (seconds without progress, slowest second Gbit/s, seconds): $slow; goodput $(interval_gbps rekey 0 30) Gbit/s"
+       "iperf3 (seconds without progress, slowest second Gbit/s, seconds): $slow; goodput $(interval_gbps rekey 0 60) Gbit/s"
   for g in gw1 gw2; do
     echo "$g: $(gw_status $g | json_get '{k: v for k, v in d["peers"][0]["core"].items() if k.startswith("sec_")}')"
   done
-  [ "$e1" -ge 12 ] || fail "only $e1 key epochs in 30 s"
+  [ "$e1" -ge 25 ] || fail "only $e1 key epochs in 60 s"
   [ "$losses1" = "$losses0" ] || fail "datagrams lost to rekeying: $losses0 -> $losses1"
   [ "${slow%% *}" = 0 ] || fail "iperf3 stalled during rekeys"
 }

@@ -20,6 +20,12 @@ struct BadCase {
 void PrintTo(const BadCase& c, std::ostream* os) { *os << c.name; }
 
 const BadCase kBadCases[] = {
+    {"not_utf8", "gateway: {name: gw1}\nlogging: {file: /var/log/x\xff\xfe}\n",
+     "test.yaml:2:27: not UTF-8 text (byte 0xff)"},
+    {"overlong_utf8", "gateway: {name: gw1, control_socket: /run/\xc0\xaf}\n",
+     "test.yaml:1:43: not UTF-8 text (byte 0xc0)"},
+    {"leading_comma_yaml_cpp_loops_on", ",",
+     "test.yaml:1:1: the document is empty; expected a mapping with at least 'gateway'"},
     {"unknown_top_key_suggest",
      R"(gateway: {name: gw1}
 peer:

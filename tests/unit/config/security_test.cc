@@ -56,5 +56,29 @@ TEST(config_security, KeysRefusedWithSecurityNone) {
             "t.yaml:3:86: peers[0].rekey_after_s: rekey_after_s has no effect with security: none");
 }
 
+TEST(config_security, UserDefaultsToAutoAndRoundTrips) {
+  const LoadResult r = load_config_string("gateway: {name: gw1}\n", "t.yaml");
+  ASSERT_TRUE(std::holds_alternative<GatewayConfig>(r));
+  EXPECT_EQ(std::get<GatewayConfig>(r).user, "auto");
+  for (const char* user : {"root", "ncgw", "_svc-1.a"}) {
+    const LoadResult named = load_config_string(std::string("gateway: {name: gw1, user: ") + user + "}\n", "t.yaml");
+    ASSERT_TRUE(std::holds_alternative<GatewayConfig>(named)) << user;
+    const GatewayConfig& c = std::get<GatewayConfig>(named);
+    EXPECT_EQ(c.user, user);
+    const LoadResult again = load_config_string(to_yaml(c), "n.yaml");
+    ASSERT_TRUE(std::holds_alternative<GatewayConfig>(again));
+    EXPECT_EQ(std::get<GatewayConfig>(again), c);
+  }
+}
+
+TEST(config_security, UserNameChecked) {
+  for (const char* bad : {"Root", "1abc", "\"\"", "a/b", "abcdefghijklmnopqrstuvwxyz0123456"}) {
+    EXPECT_NE(error_of(std::string("gateway: {name: gw1, user: ") + bad + "}\n")
+                  .find("gateway.user: expected auto, root or a user name"),
+              std::string::npos)
+        << bad;
+  }
+}
+
 }  // namespace
 }  // namespace ncgw::config
