@@ -103,9 +103,9 @@ Peer read_peer(const Node& node, const GatewayConfig& config) {
   peer.fudp = config.fudp;
   if (const auto n = node.find("fudp")) peer.fudp = read_fudp(*n, config.fudp);
   if (peer.transport == TransportKind::udt && peer.udt.mss_auto) {
-    // auto (the default) never exceeds the underlay, also without a udt block; a written number
+    // auto (the default) is bounded by the underlay, also without a udt block; a written number
     // is checked against it in read_udt.
-    peer.udt.mss = std::min(peer.udt.mss, config.tun.underlay_mtu);
+    peer.udt.mss = config.tun.underlay_mtu;
   }
   return peer;
 }

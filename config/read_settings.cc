@@ -137,11 +137,9 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
   block.check_keys(keys);
   UdtSettings s;
   const auto mss = block.find("mss");
-  if (mss && mss->yaml().IsScalar() && mss->yaml().Scalar() == "auto") {
-    s.mss_auto = true;  // the path MTU toward the peer (at most underlay_mtu), then eq. 15
+  if (!mss || (mss->yaml().IsScalar() && mss->yaml().Scalar() == "auto")) {
+    s.mss_auto = true;  // written or not: the path MTU toward the peer (at most underlay_mtu), then eq. 15
     s.mss = underlay_mtu;
-  } else if (!mss) {
-    s.mss = std::min(s.mss, underlay_mtu);  // the default is auto: never above the underlay
   } else {
     s.mss_auto = false;
     const auto value = mss->yaml().IsScalar() ? parse_decimal(mss->yaml().Scalar()) : std::nullopt;
