@@ -70,6 +70,12 @@ iperf_mbit() {
   ns_bg h2 iperf3 -s -1 -p "$1" > /dev/null 2>&1
   sleep 0.5
   nsx h1 iperf3 -c 10.3.0.2 -p "$1" -t "$SECONDS_PER_RUN" -O 2 -J > "$WORK/iperf-$1.json" || fail "iperf3 on port $1 failed"
+  /usr/bin/python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))["end"]
+s = d["streams"][0]["sender"]
+print("sender retransmits %s, mean RTT %.1f ms, max RTT %.1f ms" % (d["sum_sent"].get("retransmits"),
+      s.get("mean_rtt", 0) / 1e3, s.get("max_rtt", 0) / 1e3), file=sys.stderr)' "$WORK/iperf-$1.json"
   json_get 'round(d["end"]["sum_received"]["bits_per_second"]/1e6,3)' < "$WORK/iperf-$1.json"
 }
 
