@@ -264,6 +264,11 @@ void BbrController::set_outputs(const AckEvent& e) {
   cwnd_ = std::clamp(cwnd_, kMinCwnd, cwnd_cap_);
 }
 
+Duration BbrController::self_inflicted_queue_time() const {
+  if (mode_ != Mode::kProbeRtt) return Duration::zero();
+  return std::max(kProbeRttTime, min_rtt_) + min_rtt_;
+}
+
 void BbrController::stats(std::vector<transport::StatEntry>& out) const {
   out.push_back({"bbr_mode", static_cast<double>(mode_)});  // 0 startup, 1 drain, 2 probe_bw, 3 probe_rtt
   out.push_back({"bbr_bw_pps", bw()});

@@ -57,6 +57,10 @@ class CongestionController {
   virtual double path_rate() const = 0;
   // The path's minimum RTT as the controller tracks it (zero while unknown).
   virtual Duration min_rtt() const = 0;
+  // How long the controller is deliberately sending below the path rate (BBR's ProbeRTT): the
+  // entrance queue then holds that much more traffic and its AQM stands aside, so the end hosts
+  // do not pay for the controller's own probe with drops. Zero otherwise.
+  virtual Duration self_inflicted_queue_time() const { return Duration::zero(); }
   // Congestion responses so far (window reductions; for the model-based controller, rounds whose
   // loss exceeded what the link-loss model expects, and timeouts).
   virtual std::uint64_t events() const = 0;

@@ -218,11 +218,13 @@ bool Sender::entrance_open() const {
 }
 
 std::size_t Sender::auto_queue_limit() const {
-  constexpr std::size_t kMinQueue = 16;
+  constexpr std::size_t kMinQueue = 48;   // one 64 KB TSO/GSO burst of an end host (45 segments)
   const double rate = cc_->path_rate();
   const Duration min_rtt = cc_->min_rtt();
   if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
-  const double budget = std::chrono::duration<double>(min_rtt / 2 + std::chrono::milliseconds(10)).count();
+  const double budget =
+      std::chrono::duration<double>(min_rtt / 2 + std::chrono::milliseconds(10) + cc_->self_inflicted_queue_time())
+          .count();
   return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), kMinQueue, kAutoQueueCapacity);
 }
 
@@ -230,6 +232,7 @@ bool Sender::drop_by_aqm(TimePoint now) {
   if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return false;
   const Duration min_rtt = cc_->min_rtt();
   if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
+  if (cc_->self_inflicted_queue_time() > Duration::zero()) return false;
   const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 4);
   const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
   bool dropped = false;

@@ -111,13 +111,14 @@ class Sender {
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
   bool entrance_open() const;
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
-  // 10 ms at the path's rate, at least 16): enough for a loss-based end host's sawtooth to keep
-  // the tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
+  // 10 ms at the path's rate, at least 48, plus the controller's self-inflicted queue time while
+  // it probes below the path rate): enough for a loss-based end host's sawtooth to keep the
+  // tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
   std::size_t auto_queue_limit() const;
   // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
   // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 4)
   // (a CUBIC end host needs about 0.3 RTT of queue to stay busy after a reduction), interval
-  // max(50 ms, 2 min RTT).
+  // max(50 ms, 2 min RTT); off while the controller's own probe makes the queue.
   bool drop_by_aqm(TimePoint now);
   // The controller's view of the path, for the redundancy plan.
   PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }
