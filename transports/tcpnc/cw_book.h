@@ -27,6 +27,7 @@ struct CwState {
   bool ack_complete = false;       // the newest ACK said decoded
   bool congestion_checked = false; // the "planned all resolved" check ran
   TimePoint last_planned_sent{};
+  TimePoint opened{};              // when its first source was sent
 };
 
 // One open CW as the book's iterator yields it.

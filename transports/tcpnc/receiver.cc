@@ -43,6 +43,7 @@ void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> cod
   DataHeader d = wire;  // 32-bit transmission number on the wire: unwrap next to the largest received
   if (!ranges_.empty()) d.tx = coding::unwrap32(ranges_.largest() + 1, static_cast<std::uint32_t>(wire.tx));
   ++ctr_.combinations_received;
+  if (!ranges_.empty() && d.tx > ranges_.largest() + kTxRecords) { ++ctr_.out_of_window; return; }
   // Delayed ACK (as TCP): every ack_every-th datagram, or max_ack_delay after the first one; at
   // once for anything out of order (a gap, a late or duplicate arrival): that is what the sender's
   // loss detection waits for.

@@ -9,7 +9,6 @@
 namespace ncgw::tcpnc {
 namespace {
 
-constexpr std::size_t kTxRingSize = 16384;  // transmission records kept (>> CWND_max)
 // RTO ceiling: a tunnel keeps probing a lossy link every few seconds at most (RFC 6298 allows a
 // ceiling of 60 s; a silent tunnel for that long would look dead to the peer and the end hosts).
 constexpr Duration kRtoMax = std::chrono::seconds(4);
@@ -33,7 +32,7 @@ Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t
            std::chrono::seconds(1)),
       cc_(make_controller({s.congestion_control, static_cast<double>(s.initial_cwnd_packets),
                            static_cast<double>(effective_cwnd_cap(s)), seed ^ 0x6262725F63636Bull})),
-      txs_(kTxRingSize), sending_buffer_(effective_sending_buffer(s)) {}
+      txs_(kTxRecords), sending_buffer_(effective_sending_buffer(s)) {}
 
 void Sender::start(const Hello& peer, TimePoint now) {
   drop_all();
@@ -107,7 +106,10 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
 std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   if (drop_by_aqm(now) && queue_.empty()) return 0;
   coding::CwEncoder* e = book_.filling();
-  if (!e) e = book_.open(plan_.n(), plan_.k());
+  if (!e) {
+    e = book_.open(plan_.n(), plan_.k());
+    if (e) book_.state(e->cw_id()).opened = now;
+  }
   if (!e) return 0;
   last_add_ = now;
   const coding::Combination comb = e->add_source(queue_.front());
@@ -152,6 +154,13 @@ void Sender::flush(TimePoint) {
   c.planned_k = k;
   e->set_plan(e->count(), std::min<unsigned>(k, s_.k_max));
   if (!e->closed()) e->close();
+}
+
+std::optional<TimePoint> Sender::oldest_unresolved_cw_opened() {
+  if (!active_ || !book_.active()) return std::nullopt;
+  for (const OpenCw c : book_.open_cws())
+    if (c.enc.count() > 0 && CwBook::missing(c, seen_) > 0) return c.st.opened;
+  return std::nullopt;
 }
 
 std::size_t Sender::send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {

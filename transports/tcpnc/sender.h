@@ -53,6 +53,11 @@ class Sender {
   // Stops: drops everything buffered (counted), send() answers not_connected.
   void stop();
   bool active() const { return active_; }
+  // When the oldest CW the receiver still misses degrees of freedom of was opened (none: nullopt).
+  // The core restarts a session whose oldest such CW is as old as a dead peer's silence: a peer
+  // that answers but never completes a CW (a bug, or a datagram that poisoned its decoder) must
+  // not hold the tunnel for ever.
+  std::optional<TimePoint> oldest_unresolved_cw_opened();
 
   // An IP packet to carry (Core::send).
   transport::SendResult offer(std::span<const std::uint8_t> packet, TimePoint now);

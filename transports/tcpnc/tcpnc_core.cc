@@ -99,7 +99,14 @@ void TcpncCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) 
 
 void TcpncCore::on_timeout(TimePoint now) {
   now_ = now;
-  if (established() && now >= last_heard_ + std::chrono::milliseconds(s_.dead_peer_ms)) reset_session(now);
+  const auto dead = std::chrono::milliseconds(s_.dead_peer_ms);
+  if (established() && now >= last_heard_ + dead) reset_session(now);
+  if (established()) {
+    if (const auto opened = sender_.oldest_unresolved_cw_opened(); opened && now >= *opened + dead) {
+      ++ctr_.stuck_cw_resets;
+      reset_session(now);
+    }
+  }
   if (!established() && now >= next_hello_) hello_due_ = true;
   if (established() && now >= last_sent_ + std::chrono::milliseconds(s_.keepalive_ms)) keepalive_due_ = true;
   sender_.on_timeout(now);
@@ -201,6 +208,7 @@ std::vector<transport::StatEntry> TcpncCore::stats() const {
   add("hellos_sent", ctr_.hellos_sent);
   add("keepalives_sent", ctr_.keepalives_sent);
   add("session_resets", ctr_.session_resets);
+  add("stuck_cw_resets", ctr_.stuck_cw_resets);
   add("hellos_ignored", ctr_.hellos_ignored);
   add("acks_piggybacked", ctr_.acks_piggybacked);
   add("peer_restarts", ctr_.peer_restarts);

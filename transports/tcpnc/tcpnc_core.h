@@ -25,6 +25,7 @@ struct SessionCounters {
   std::uint64_t peer_restarts = 0, unknown_session = 0, malformed = 0, datagrams_received = 0;
   std::uint64_t hellos_ignored = 0;   // HELLO of a new session within kMinAdoptInterval of the last one
   std::uint64_t acks_piggybacked = 0;  // ACKs sent as the trailer of a DATA_ACK
+  std::uint64_t stuck_cw_resets = 0;   // sessions restarted because a CW stayed incomplete dead_peer_ms
 };
 
 // Shortest time between two adoptions of a new peer session: each adoption rebuilds the coding

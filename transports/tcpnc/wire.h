@@ -34,6 +34,10 @@ inline constexpr std::size_t kOffDataTx = 10;         // u32 low 32 bits of the 
                                                       // (the receiver unwraps it next to the largest received)
 inline constexpr std::size_t kOffDataTimestamp = 14;  // u32 sender clock, microseconds (low 32 bits)
 inline constexpr std::size_t kDataHeaderSize = 18;    // the coding header (coding/wire.h) follows
+// Transmission records a sender keeps (far above any window). No honest DATA is further ahead of
+// the largest transmission received than this, so a receiver drops such a datagram rather than
+// let it move the largest number it acknowledges past anything the sender sent.
+inline constexpr std::size_t kTxRecords = 16384;
 
 // ACK body.
 inline constexpr std::size_t kOffAckSeen = 10;        // u64 cumulative DoF ("seen") number

@@ -1,12 +1,14 @@
 // libFuzzer target for the TCP/NC datagram parsers and the core's datagram path. Input: a sequence
 // of datagrams, each [u16 big-endian length][bytes]. Every parse that succeeds must re-encode to
-// a frame that parses to the same values; then the datagrams go through an established TcpncCore
-// (session ids patched in so the fuzzer reaches the data and ACK paths), draining its output.
+// a frame that parses to the same values; then the datagrams go to core B of an established pair
+// (session ids patched in so the fuzzer reaches the data and ACK paths) while A keeps sending.
+// Liveness: after any input, a fresh exchange between the two cores still delivers.
 #include <cstdint>
 #include <cstdlib>
 #include <span>
 #include <vector>
 
+#include "tests/fuzz/common/core_pair.h"
 #include "transports/common/byte_order.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/tcpnc_core.h"
@@ -16,7 +18,6 @@ namespace {
 using namespace ncgw;
 using namespace ncgw::tcpnc;
 
-constexpr std::uint32_t kPeer = 0x1234;
 
 // Aborts if a parsed ACK does not survive write + parse unchanged.
 void check_ack_round_trip(const AckFrame& a) {
@@ -49,30 +50,24 @@ void parse_all(std::span<const std::uint8_t> d) {
   }
 }
 
-// A small core established with peer session kPeer.
-TcpncCore make_core() {
+// A small core.
+TcpncCore make_core(std::uint64_t seed) {
   TcpncCoreSettings s;
   s.cwnd_max_packets = 16;
   s.n_max = 8;
   s.k_max = 4;
-  TcpncCore core(s, 42);
-  std::vector<std::uint8_t> hello(kHelloSize);
-  Hello body;
-  body.max_packet = 1400;
-  body.max_n = 8;
-  body.max_open = 8;
-  write_hello(hello, {PacketType::kHello, kPeer, 0}, body);
-  core.on_datagram(hello, transport::time_from_ns(0));
-  return core;
+  return TcpncCore(s, seed);
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  TcpncCore core = make_core();
-  std::vector<std::uint8_t> out(2048), dgram;
-  std::int64_t t = 1'000'000;
-  std::vector<std::uint8_t> pkt(200, 7);
+  TcpncCore a = make_core(41);
+  TcpncCore b = make_core(42);
+  fuzz::CorePair pair(a, b);
+  if (!pair.fresh_exchange_delivers(std::chrono::seconds(5))) std::abort();   // the pair works at all
+  std::vector<std::uint8_t> dgram;
+  const std::vector<std::uint8_t> pkt(200, 7);
   while (size >= 2) {
     const std::size_t len = std::min<std::size_t>(transport::get_be16(data), size - 2);
     dgram.assign(data + 2, data + 2 + len);
@@ -80,15 +75,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     size -= 2 + len;
     parse_all(dgram);
     if (dgram.size() >= kCommonHeaderSize && dgram[kOffType] != static_cast<std::uint8_t>(PacketType::kHello)) {
-      transport::put_be32(dgram.data() + kOffSrcSession, kPeer);
-      transport::put_be32(dgram.data() + kOffDstSession, core.session_id());
+      transport::put_be32(dgram.data() + kOffSrcSession, a.session_id());
+      transport::put_be32(dgram.data() + kOffDstSession, b.session_id());
     }
-    const auto now = transport::time_from_ns(t += 1'000'000);
-    (void)core.send(pkt, now);
-    core.on_datagram(dgram, now);
-    core.on_timeout(now);
-    while (core.poll_transmit(out, now)) {}
-    while (core.poll_deliver(out)) {}
+    (void)a.send(pkt, pair.now());
+    b.on_datagram(dgram, pair.now());
+    pair.exchange();
+    pair.drain_b();
+    pair.advance(std::chrono::milliseconds(1));
   }
+  // Liveness: a foreign HELLO may reset B's session; the two agree on a new one and deliver again.
+  if (!pair.fresh_exchange_delivers(std::chrono::seconds(30))) __builtin_trap();
   return 0;
 }
