@@ -11,6 +11,7 @@ declare -A corpus=(
   [coding_decoder]=tests/fuzz/coding/corpus
   [tcpnc_packet]=tests/fuzz/tcpnc/corpus
   [udt_packet]=tests/fuzz/udt/corpus
+  [udt_tunnel]=tests/fuzz/udt/tunnel_corpus
   [crypto_handshake]=tests/fuzz/crypto/corpus_handshake
   [crypto_record]=tests/fuzz/crypto/corpus_record
   [fudp_flow]=tests/fuzz/fudp/corpus
