@@ -3,15 +3,30 @@
 // the input did, a fresh exchange between the two still delivers within a bounded virtual time
 // (a core may drop a session a hostile datagram broke, but must come back).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <vector>
 
 #include "transports/common/core.h"
 #include "transports/common/time.h"
 
 namespace ncgw::fuzz {
+
+// Calls `f(datagram)` for each datagram of a fuzz input laid out as [u16 big-endian length][bytes]
+// (a length past the end takes what is left); `f` may modify its copy.
+template <class F>
+void for_each_datagram(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& scratch, F f) {
+  while (size >= 2) {
+    const std::size_t len = std::min<std::size_t>(static_cast<std::size_t>(data[0] << 8 | data[1]), size - 2);
+    scratch.assign(data + 2, data + 2 + len);
+    data += 2 + len;
+    size -= 2 + len;
+    f(scratch);
+  }
+}
 
 // A and B, a virtual clock, and one datagram buffer.
 class CorePair {

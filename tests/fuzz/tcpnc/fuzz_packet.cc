@@ -66,13 +66,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   TcpncCore b = make_core(42);
   fuzz::CorePair pair(a, b);
   if (!pair.fresh_exchange_delivers(std::chrono::seconds(5))) std::abort();   // the pair works at all
-  std::vector<std::uint8_t> dgram;
+  std::vector<std::uint8_t> scratch;
   const std::vector<std::uint8_t> pkt(200, 7);
-  while (size >= 2) {
-    const std::size_t len = std::min<std::size_t>(transport::get_be16(data), size - 2);
-    dgram.assign(data + 2, data + 2 + len);
-    data += 2 + len;
-    size -= 2 + len;
+  fuzz::for_each_datagram(data, size, scratch, [&](std::vector<std::uint8_t>& dgram) {
     parse_all(dgram);
     if (dgram.size() >= kCommonHeaderSize && dgram[kOffType] != static_cast<std::uint8_t>(PacketType::kHello)) {
       transport::put_be32(dgram.data() + kOffSrcSession, a.session_id());
@@ -83,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pair.exchange();
     pair.drain_b();
     pair.advance(std::chrono::milliseconds(1));
-  }
+  });
   // Liveness: a foreign HELLO may reset B's session; the two agree on a new one and deliver again.
   if (!pair.fresh_exchange_delivers(std::chrono::seconds(30))) __builtin_trap();
   return 0;

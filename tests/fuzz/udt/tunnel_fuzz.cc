@@ -39,13 +39,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   UdtTunnelCore b(side(TunnelRole::listener, PeerAddress::v4(10, 0, 0, 1, 9000), 2));
   fuzz::CorePair pair(a, b);
   if (!pair.fresh_exchange_delivers(std::chrono::seconds(5))) std::abort();   // the pair works at all
-  std::vector<std::uint8_t> dgram;
+  std::vector<std::uint8_t> scratch;
   const std::vector<std::uint8_t> ip(100, 0x45);
-  while (size >= 2) {
-    const std::size_t len = std::min<std::size_t>(transport::get_be16(data), size - 2);
-    dgram.assign(data + 2, data + 2 + len);
-    data += 2 + len;
-    size -= 2 + len;
+  fuzz::for_each_datagram(data, size, scratch, [&](std::vector<std::uint8_t>& dgram) {
     if (dgram.size() >= wire::kHeaderSize && b.connection()) {
       transport::put_be32(dgram.data() + kOffDstSocket, static_cast<std::uint32_t>(b.connection()->self_id()));
     }
@@ -54,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pair.exchange();
     pair.drain_b();
     pair.advance(std::chrono::milliseconds(1));
-  }
+  });
   if (!pair.fresh_exchange_delivers(std::chrono::seconds(30))) __builtin_trap();
   return 0;
 }
