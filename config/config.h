@@ -145,6 +145,13 @@ struct LoggingConfig {
   friend bool operator==(const LoggingConfig&, const LoggingConfig&) = default;
 };
 
+// Directory of the default control sockets (/run/ncgw/<name>.sock).
+inline constexpr const char* kControlSocketDir = "/run/ncgw";
+// The default control socket of gateway `name`.
+inline std::string default_control_socket(const std::string& name) {
+  return std::string(kControlSocketDir) + "/" + name + ".sock";
+}
+
 // The whole gateway configuration.
 struct GatewayConfig {
   std::string name;                          // required

@@ -29,7 +29,7 @@ std::string num(std::uint64_t v) { return std::to_string(v); }
 void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   out << YAML::Key << "gateway" << YAML::Value << YAML::BeginMap;
   emit_pair(out, "name", c.name);
-  emit_pair(out, "control_socket", c.control_socket.empty() ? "/run/ncgw/" + c.name + ".sock" : c.control_socket);
+  emit_pair(out, "control_socket", c.control_socket.empty() ? default_control_socket(c.name) : c.control_socket);
   if (!c.private_key_file.empty()) emit_pair(out, "private_key_file", c.private_key_file);
   emit_pair(out, "user", c.user, "after setup: auto = ncgw if that user exists, else nobody");
   out << YAML::Key << "internal_interfaces" << YAML::Value << YAML::Flow << YAML::BeginSeq;

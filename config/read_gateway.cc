@@ -81,7 +81,7 @@ void read_gateway(const Node& node, GatewayConfig& out) {
   if (!valid_name(out.name)) {
     name.fail("expected 1 to 32 characters from A-Z a-z 0-9 _ -, got " + name.describe());
   }
-  out.control_socket = "/run/ncgw/" + out.name + ".sock";
+  out.control_socket = default_control_socket(out.name);
   if (const auto socket = node.find("control_socket")) {
     out.control_socket = read_string(*socket);
     if (out.control_socket.empty() || out.control_socket.front() != '/' ||

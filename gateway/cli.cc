@@ -97,10 +97,10 @@ int cmd_check_config(const std::string& path) {
 // The socket to ask: --socket, else /run/ncgw/<name>.sock, else the only socket in /run/ncgw.
 std::string pick_status_socket(const std::string& socket, const std::string& name) {
   if (!socket.empty()) return socket;
-  if (!name.empty()) return "/run/ncgw/" + name + ".sock";
+  if (!name.empty()) return config::default_control_socket(name);
   std::vector<std::string> found;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator("/run/ncgw", ec)) {
+  for (const auto& e : std::filesystem::directory_iterator(config::kControlSocketDir, ec)) {
     if (e.path().extension() == ".sock") found.push_back(e.path().string());
   }
   if (found.size() == 1) return found.front();

@@ -19,7 +19,7 @@ namespace asio = boost::asio;
 using asio::local::stream_protocol;
 
 std::string control_socket_path(const config::GatewayConfig& cfg) {
-  return cfg.control_socket.empty() ? "/run/ncgw/" + cfg.name + ".sock" : cfg.control_socket;
+  return cfg.control_socket.empty() ? config::default_control_socket(cfg.name) : cfg.control_socket;
 }
 
 namespace {
@@ -58,7 +58,7 @@ ControlServer::ControlServer(asio::io_context& io, const config::GatewayConfig& 
 
 void ControlServer::hand_over(uid_t uid) {
   const std::filesystem::path dir = std::filesystem::path(path_).parent_path();
-  if (dir != "/run/ncgw") return;
+  if (dir != config::kControlSocketDir) return;
   if (::chown(dir.c_str(), uid, -1) != 0) {
     spdlog::warn("chown {} to uid {}: {}; the control socket will stay behind on exit", dir.string(), uid,
                  std::strerror(errno));

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "transports/common/byte_order.h"
 #include "transports/common/core.h"
 #include "transports/common/time.h"
 
@@ -20,7 +21,7 @@ namespace ncgw::fuzz {
 template <class F>
 void for_each_datagram(const std::uint8_t* data, std::size_t size, std::vector<std::uint8_t>& scratch, F f) {
   while (size >= 2) {
-    const std::size_t len = std::min<std::size_t>(static_cast<std::size_t>(data[0] << 8 | data[1]), size - 2);
+    const std::size_t len = std::min<std::size_t>(std::size_t{transport::get_be16(data)}, size - 2);
     scratch.assign(data + 2, data + 2 + len);
     data += 2 + len;
     size -= 2 + len;
