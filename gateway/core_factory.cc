@@ -144,8 +144,9 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
                                   ? udt::CcKind::paudt : udt::CcKind::udt4;
   s.conn.initial_window = static_cast<std::int32_t>(peer.udt.initial_window);
   s.seed = run_seed(peer.udt.seed, gw.name, peer);
-  if (peer.udt.channels != 1) {
-    spdlog::warn("peer {}: udt.channels {} requested, but parallel UDT channels are not implemented yet; using 1",
+  s.channels = peer.udt.channels;
+  if (s.role == udt::TunnelRole::rendezvous && s.channels != 1) {
+    spdlog::warn("peer {}: udt.channels {} needs a caller and a listener; rendezvous runs one channel",
                  peer.name, peer.udt.channels);
   }
   // A restarted listener cannot tell the caller (UDT4 has no reset): the caller notices through

@@ -1,42 +1,15 @@
-// The identity of a flow as FUDP accounts it: the inner 5-tuple of an IPv4 or IPv6 packet read by
-// offset (no parsing library, no allocation). TCP and UDP flows are keyed by addresses and ports;
-// every other protocol between two hosts is one flow of class `other` (protocol and ports zero).
+// FUDP's names for the inner-flow key (transports/common/flow_key.h): FUDP accounts flows by the
+// same 5-tuple that parallel UDT hashes onto its channels.
 #pragma once
-#include <array>
-#include <cstdint>
-#include <optional>
-#include <span>
-#include <string>
+#include "transports/common/flow_key.h"
 
 namespace ncgw::fudp {
 
-// How FUDP treats a flow: TCP is measured only, UDP is measured and shaped, other is measured.
-enum class FlowClass : std::uint8_t { tcp, udp, other };
-
-// Inner 5-tuple; IPv4 addresses occupy the first 4 bytes of each address field.
-struct FlowKey {
-  std::array<std::uint8_t, 16> src{};
-  std::array<std::uint8_t, 16> dst{};
-  std::uint16_t src_port = 0;
-  std::uint16_t dst_port = 0;
-  std::uint8_t protocol = 0;  // IP protocol number (6, 17) or 0 for class other
-  bool v6 = false;
-  friend bool operator==(const FlowKey&, const FlowKey&) = default;
-};
-
-// The class a key belongs to.
-FlowClass flow_class(const FlowKey& key);
-
-// The key of an IP packet, or nothing when the packet is not well-formed IPv4/IPv6. A TCP/UDP
-// packet too short for its ports, and IPv4 fragments after the first, count with ports zero.
-std::optional<FlowKey> parse_flow(std::span<const std::uint8_t> packet);
-
-// A 64-bit hash of a key (for the flow table's buckets).
-std::uint64_t hash(const FlowKey& key);
-
-// "udp 10.0.0.1:5000 > 10.0.0.2:5201" (status output; allocates, off the hot path).
-std::string to_string(const FlowKey& key);
-// "tcp", "udp" or "other".
-const char* to_string(FlowClass c);
+using transport::FlowClass;
+using transport::FlowKey;
+using transport::flow_class;
+using transport::hash;
+using transport::parse_flow;
+using transport::to_string;
 
 }  // namespace ncgw::fudp

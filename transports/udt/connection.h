@@ -99,6 +99,9 @@ class Connection {
   bool send_idle() const { return sbuf_.size() == 0; }
   // True if every queued packet has been sent at least once.
   bool all_sent() const { return !sbuf_.has_unsent(); }
+  // Packets ever queued / ever acknowledged by the peer (see SendBuffer::queued_total).
+  std::uint64_t packets_queued() const { return sbuf_.queued_total(); }
+  std::uint64_t packets_acked() const { return sbuf_.acked_total(); }
   // Free room in the send buffer (packets).
   std::uint32_t send_room() const { return sbuf_.free_blocks(); }
   // Largest payload this side sends (negotiated MSS - IP/UDP headers of the family - 16).

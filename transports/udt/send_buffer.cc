@@ -21,6 +21,7 @@ std::uint32_t SendBuffer::append(std::span<const std::uint8_t> bytes, std::uint3
   const std::uint32_t i = index(count_);
   std::memcpy(bytes_.data() + static_cast<std::size_t>(i) * max_payload_, bytes.data(), bytes.size());
   meta_[i] = Block{msg_word, static_cast<std::uint16_t>(bytes.size()), ttl, now};
+  ++queued_total_;
   return ++count_;
 }
 
@@ -53,6 +54,7 @@ bool SendBuffer::add_message(std::span<const std::uint8_t> data, int ttl_ms, boo
 
 void SendBuffer::ack(std::uint32_t n) {
   if (n > count_) n = count_;
+  acked_total_ += n;
   head_ = (head_ + n) % capacity_;
   count_ -= n;
   sent_ = sent_ > n ? sent_ - n : 0;

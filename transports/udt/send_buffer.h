@@ -48,6 +48,10 @@ class SendBuffer {
   void ack(std::uint32_t n);
   // Offsets of the first and last block of the message containing block `off`.
   std::pair<std::uint32_t, std::uint32_t> message_extent(std::uint32_t off) const;
+  // Blocks ever queued / ever acknowledged: a block queued as the n-th is acknowledged once
+  // acked_total() >= n (parallel channels move a flow only after that).
+  std::uint64_t queued_total() const { return queued_total_; }
+  std::uint64_t acked_total() const { return acked_total_; }
 
  private:
   std::uint32_t index(std::uint32_t off) const { return (head_ + off) % capacity_; }
@@ -62,6 +66,7 @@ class SendBuffer {
   std::uint32_t count_ = 0;  // blocks held
   std::uint32_t sent_ = 0;   // offset of the first unsent block
   std::int32_t next_msgno_ = 1;
+  std::uint64_t queued_total_ = 0, acked_total_ = 0;
 };
 
 }  // namespace ncgw::udt

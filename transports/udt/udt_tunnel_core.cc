@@ -1,5 +1,8 @@
 #include "transports/udt/udt_tunnel_core.h"
 
+#include <algorithm>
+#include <bit>
+
 #include "transports/udt/mss_rule.h"
 
 namespace ncgw::udt {
@@ -16,76 +19,131 @@ UdtTunnelSettings default_tunnel_settings() {
   return s;
 }
 
-UdtTunnelCore::UdtTunnelCore(const UdtTunnelSettings& s) : s_(s), ep_(s.seed) {
+namespace {
+
+// The slots in `mask`, lowest first, as a callable walk.
+template <class F>
+void for_each_slot(std::uint64_t mask, F&& f) {
+  while (mask != 0) {
+    const int s = std::countr_zero(mask);
+    mask &= mask - 1;
+    f(s);
+  }
+}
+
+// The `n` lowest set bits of `mask`.
+std::uint64_t lowest_bits(std::uint64_t mask, unsigned n) {
+  std::uint64_t out = 0;
+  for (; mask != 0 && n > 0; --n) {
+    const std::uint64_t bit = mask & (~mask + 1);
+    out |= bit;
+    mask &= mask - 1;
+  }
+  return out;
+}
+
+bool is_dead(const Connection& c) {
+  const ConnState st = c.state();
+  return st == ConnState::broken || st == ConnState::timed_out || st == ConnState::rejected ||
+         (st == ConnState::closed && !c.readable());
+}
+
+constexpr std::int64_t kSettleIntervalNs = 10'000'000;  // how often waiting flow buckets are moved
+
+}  // namespace
+
+UdtTunnelCore::UdtTunnelCore(const UdtTunnelSettings& s) : s_(s), set_(s.seed), tuner_(s.tuner) {
   s_.conn.type = SocketType::dgram;
-  if (s_.role == TunnelRole::listener) ep_.listen(s_.conn);
+  // Rendezvous connectors are told apart by peer address: one channel only.
+  if (s_.role == TunnelRole::rendezvous) s_.channels = 1;
+  target_ = s_.channels == 0 ? 1 : std::min<unsigned>(s_.channels, ChannelSet::kMaxSlots);
+  if (s_.role == TunnelRole::listener) set_.endpoint().listen(s_.conn);
 }
 
 const Connection* UdtTunnelCore::connection() const {
-  return current_ ? const_cast<Endpoint&>(ep_).find(*current_) : nullptr;
+  const std::uint64_t m = set_.connected_mask();
+  return m ? set_.conn(std::countr_zero(m)) : nullptr;
 }
 
-void UdtTunnelCore::start_connection(TimePoint now) {
-  current_ = s_.role == TunnelRole::rendezvous ? ep_.rendezvous(s_.peer, s_.conn, now)
-                                               : ep_.connect(s_.peer, s_.conn, now);
-  counted_ = false;
+int UdtTunnelCore::channels_connected() const { return std::popcount(set_.connected_mask()); }
+
+int UdtTunnelCore::slot_of(std::span<const std::uint8_t> ip_packet) const {
+  return map_.slot_of(ChannelMap::bucket_of(ip_packet));
 }
 
-void UdtTunnelCore::drop_current() {
-  if (!current_) return;
-  if (const Connection* c = ep_.find(*current_)) {
-    const ConnStats st = c->stats();
-    past_.sent += st.sent;
-    past_.received += st.received;
-    past_.retransmitted += st.retransmitted;
-    past_.snd_loss += st.snd_loss;
-    past_.rcv_loss += st.rcv_loss;
+std::optional<std::uint64_t> UdtTunnelCore::acked(int slot) const {
+  const Connection* c = set_.conn(slot);
+  if (!c || !c->connected()) return std::nullopt;
+  return c->packets_acked();
+}
+
+void UdtTunnelCore::open_missing(TimePoint now) {
+  if (transport::ns_since_epoch(now) < reconnect_at_ns_) return;
+  unsigned live = 0;
+  for_each_slot(set_.used_mask(), [&](int) { ++live; });
+  for (; live < target_; ++live) {
+    if (!set_.open(s_.role == TunnelRole::rendezvous, s_.peer, s_.conn, now)) break;
   }
-  ep_.remove(*current_);
-  current_.reset();
+}
+
+void UdtTunnelCore::run_tuner(TimePoint now) {
+  if (s_.channels != 0 || !calls()) return;
+  const std::int64_t n = transport::ns_since_epoch(now);
+  if (set_.connected_mask() == 0) return;
+  if (next_tuner_ns_ == 0) next_tuner_ns_ = n + s_.tuner_interval_us * 1000;  // first RTT samples
+  if (n < next_tuner_ns_) return;
+  next_tuner_ns_ = n + s_.tuner_interval_us * 1000;
+  const double rtt_ms = set_.totals().rtt_us / 1000.0;
+  if (rtt_ms <= 0) return;
+  target_ = std::clamp<unsigned>(tuner_.on_rtt(rtt_ms), 1, ChannelSet::kMaxSlots);
+}
+
+void UdtTunnelCore::update_active(TimePoint now) {
+  const std::uint64_t connected = set_.connected_mask();
+  const std::uint64_t active = calls() ? lowest_bits(connected, target_) : connected;
+  if (active != map_.active()) {
+    map_.set_active(active);
+    waiting_moves_ = ChannelMap::kBuckets;
+    next_settle_ns_ = 0;
+  }
+  const std::int64_t n = transport::ns_since_epoch(now);
+  if (waiting_moves_ > 0 && n >= next_settle_ns_) {
+    waiting_moves_ = map_.settle([this](int slot) { return acked(slot); });
+    next_settle_ns_ = n + kSettleIntervalNs;
+  }
 }
 
 void UdtTunnelCore::maintain(TimePoint now) {
-  const std::int64_t n = transport::ns_since_epoch(now);
   if (s_.role == TunnelRole::listener) {
-    while (const auto id = ep_.accept()) {  // a newer caller (e.g. the peer restarted) replaces the old
-      drop_current();
-      current_ = *id;
-      counted_ = false;
-    }
-  } else if (!started_) {
-    started_ = true;
-    start_connection(now);
+    set_.adopt_accepted(s_.channels == 0 ? static_cast<int>(s_.tuner.max_channels) : static_cast<int>(target_));
   }
-  Connection* c = current_ ? ep_.find(*current_) : nullptr;
-  if (c && c->connected() && !counted_) {
-    ++sessions_;
-    counted_ = true;
+  started_ = true;
+  set_.count_established();
+  if (set_.reap() > 0) reconnect_at_ns_ = transport::ns_since_epoch(now) + s_.reconnect_delay_us * 1000;
+  if (calls()) {
+    run_tuner(now);
+    open_missing(now);
   }
-  const bool dead = c && (c->state() == ConnState::broken || c->state() == ConnState::timed_out ||
-                          c->state() == ConnState::rejected || (c->state() == ConnState::closed && !c->readable()));
-  if (dead) {
-    drop_current();
-    reconnect_at_ns_ = n + s_.reconnect_delay_us * 1000;
-  }
-  if (!current_ && s_.role != TunnelRole::listener && n >= reconnect_at_ns_) start_connection(now);
+  update_active(now);
 }
 
 void UdtTunnelCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) {
   maintain(now);
-  ep_.on_datagram(bytes, s_.peer, now);
+  set_.endpoint().on_datagram(bytes, s_.peer, now);
   maintain(now);
 }
 
 void UdtTunnelCore::on_timeout(TimePoint now) {
   maintain(now);
-  ep_.on_timeout(now);
+  set_.endpoint().on_timeout(now);
   maintain(now);
 }
 
 SendResult UdtTunnelCore::send(std::span<const std::uint8_t> ip_packet, TimePoint now) {
   maintain(now);
-  Connection* c = current_ ? ep_.find(*current_) : nullptr;
+  const std::size_t bucket = ChannelMap::bucket_of(ip_packet);
+  const int slot = map_.route(bucket, [this](int s) { return acked(s); });
+  Connection* c = set_.conn(slot);
   if (!c || !c->connected()) {
     ++dropped_not_connected_;
     return SendResult::not_connected;
@@ -98,34 +156,49 @@ SendResult UdtTunnelCore::send(std::span<const std::uint8_t> ip_packet, TimePoin
     ++dropped_full_;
     return SendResult::buffer_full;
   }
+  map_.queued(bucket, c->packets_queued());
   return SendResult::accepted;
 }
 
 std::optional<std::size_t> UdtTunnelCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
   maintain(now);
-  const auto t = ep_.poll_transmit(out, now);
+  const auto t = set_.endpoint().poll_transmit(out, now);
   if (!t) return std::nullopt;
   return t->size;
 }
 
 std::optional<std::size_t> UdtTunnelCore::poll_deliver(std::span<std::uint8_t> out) {
-  if (!current_) return std::nullopt;
-  Connection* c = ep_.find(*current_);
-  return c ? c->recv_message(out) : std::nullopt;
+  const std::uint64_t used = set_.used_mask();
+  for (int k = 0; used != 0 && k < ChannelSet::kMaxSlots; ++k) {
+    const int slot = (deliver_rr_ + k) % ChannelSet::kMaxSlots;
+    if (!(used >> slot & 1)) continue;
+    Connection* c = set_.conn(slot);
+    if (!c) continue;
+    if (const auto n = c->recv_message(out)) {
+      deliver_rr_ = (slot + 1) % ChannelSet::kMaxSlots;
+      return n;
+    }
+  }
+  return std::nullopt;
 }
 
 std::optional<TimePoint> UdtTunnelCore::next_deadline() const {
-  if (!started_ && s_.role != TunnelRole::listener) return transport::time_from_ns(0);
-  auto d = ep_.next_deadline();
-  const bool reconnecting = !current_ && s_.role != TunnelRole::listener;
-  if (reconnecting) {
-    const TimePoint r = transport::time_from_ns(reconnect_at_ns_);
-    if (!d || r < *d) d = r;
-  }
-  const Connection* c = connection();
-  if (c && c->state() != ConnState::connecting && c->state() != ConnState::connected) {
-    return transport::time_from_ns(0);  // let maintain() retire it
-  }
+  if (!started_ && calls()) return transport::time_from_ns(0);
+  auto d = set_.endpoint().next_deadline();
+  auto sooner = [&d](std::int64_t ns) {
+    const TimePoint t = transport::time_from_ns(ns);
+    if (!d || t < *d) d = t;
+  };
+  bool dead = false;
+  unsigned live = 0;
+  for_each_slot(set_.used_mask(), [&](int s) {
+    ++live;
+    if (const Connection* c = set_.conn(s)) dead = dead || is_dead(*c);
+  });
+  if (dead) return transport::time_from_ns(0);  // let maintain() retire it
+  if (calls() && live < target_) sooner(reconnect_at_ns_);
+  if (s_.channels == 0 && calls() && next_tuner_ns_ != 0) sooner(next_tuner_ns_);
+  if (waiting_moves_ > 0) sooner(next_settle_ns_);
   return d;
 }
 
@@ -133,9 +206,11 @@ std::size_t UdtTunnelCore::max_payload() const {
   const std::size_t configured = s_.conn.mss - s_.conn.ip_udp_overhead - wire::kHeaderSize;
   // The handshake takes the smaller of the two sides' MSS: a peer with a smaller one lowers what
   // this tunnel carries (and the MTU an ICMP Packet Too Big reports).
-  const Connection* c = current_ ? ep_.find(*current_) : nullptr;
-  if (c && c->connected()) return std::min<std::size_t>(configured, c->payload_size());
-  return configured;
+  std::size_t limit = configured;
+  for_each_slot(set_.connected_mask(), [&](int slot) {
+    limit = std::min<std::size_t>(limit, set_.conn(slot)->payload_size());
+  });
+  return limit;
 }
 
 double UdtTunnelCore::mss_rule_bytes(const ConnStats& st) const {
@@ -149,12 +224,16 @@ double UdtTunnelCore::mss_rule_bytes(const ConnStats& st) const {
 }
 
 std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
-  const Connection* c = connection();
-  const ConnStats st = c ? c->stats() : ConnStats{};
+  const ConnStats st = set_.totals();  // gauges summed over connected channels (RTT: their mean)
   const double payload = static_cast<double>(max_payload());
   return {
-      {"connected", c && c->connected() ? 1.0 : 0.0},
-      {"sessions", static_cast<double>(sessions_)},
+      {"connected", set_.connected_mask() != 0 ? 1.0 : 0.0},
+      {"channels_connected", static_cast<double>(channels_connected())},
+      {"channels_target", static_cast<double>(target_)},
+      {"channels_active", static_cast<double>(std::popcount(map_.active()))},
+      {"act_rtt_min_ms", s_.channels == 0 ? tuner_.rtt_min() : 0.0},
+      {"flow_moves", static_cast<double>(map_.moves())},
+      {"sessions", static_cast<double>(set_.sessions())},
       {"sending_period_us", st.period_us},
       {"congestion_window_packets", st.cwnd},
       {"flow_window_packets", static_cast<double>(st.flow_window)},
@@ -164,14 +243,15 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"delivery_rate_mbps", st.delivery_rate_pps * payload * 8 / 1e6},
       {"packets_in_flight", static_cast<double>(st.in_flight)},
       {"send_buffer_packets", static_cast<double>(st.send_buffered)},
-      {"packets_sent", static_cast<double>(past_.sent + st.sent)},
-      {"packets_received", static_cast<double>(past_.received + st.received)},
-      {"packets_retransmitted", static_cast<double>(past_.retransmitted + st.retransmitted)},
-      {"sender_loss_packets", static_cast<double>(past_.snd_loss + st.snd_loss)},
-      {"receiver_loss_packets", static_cast<double>(past_.rcv_loss + st.rcv_loss)},
+      {"packets_sent", static_cast<double>(st.sent)},
+      {"packets_received", static_cast<double>(st.received)},
+      {"packets_retransmitted", static_cast<double>(st.retransmitted)},
+      {"sender_loss_packets", static_cast<double>(st.snd_loss)},
+      {"receiver_loss_packets", static_cast<double>(st.rcv_loss)},
       {"dropped_not_connected", static_cast<double>(dropped_not_connected_)},
       {"dropped_buffer_full", static_cast<double>(dropped_full_)},
       {"dropped_too_big", static_cast<double>(dropped_too_big_)},
+      {"dropped_channel_lost", static_cast<double>(set_.lost_with_channels())},
       {"slow_start_threshold_packets", st.ssthresh},  // PaUDT only (0 under CUDTCC)
       {"mss_bytes", static_cast<double>(s_.conn.mss)},
       {"mss_rule_bytes", mss_rule_bytes(st)},

@@ -1,12 +1,17 @@
-// The gateway's UDT transport: one UDT connection to one peer gateway, message mode, one IP packet
-// per message, delivered in order (transport::Core). Connects as caller, listener or rendezvous and
-// connects again when the connection breaks (peer restart, long silence).
+// The gateway's UDT transport: UDT connections to one peer gateway, message mode, one IP packet
+// per message (transport::Core). One connection is plain UDT4; more are paper 001's parallel
+// channels: each inner flow stays on one channel (ChannelMap), so every flow is delivered in
+// order. Connects as caller, listener or rendezvous and connects again when a connection breaks
+// (peer restart, long silence). The caller chooses the channel count: fixed, or OPCN from the
+// measured RTT and then paper 001's ACT tuner.
 #pragma once
 #include <cstdint>
 #include <optional>
 
 #include "transports/common/core.h"
-#include "transports/udt/endpoint.h"
+#include "transports/udt/channel_map.h"
+#include "transports/udt/channel_set.h"
+#include "transports/udt/channel_tuner.h"
 
 namespace ncgw::udt {
 
@@ -21,6 +26,9 @@ struct UdtTunnelSettings {
   std::uint64_t seed = 1;              // socket ids, ISN, cookie secret, CC randomisation
   std::int64_t reconnect_delay_us = 1'000'000;  // pause between failed connection attempts
   int message_ttl_ms = -1;             // IP packets older than this are dropped, not retransmitted
+  unsigned channels = 1;               // parallel channels; 0: OPCN, then the ACT tuner (caller)
+  ActTunerSettings tuner;              // bounds and thresholds of the ACT tuner (channels 0)
+  std::int64_t tuner_interval_us = 1'000'000;  // how often the measured RTT is reported to ACT
 };
 
 // Default settings for a tunnel: message mode, 10 s peer-silence limit, 50 ms NAK floor, one
@@ -41,27 +49,42 @@ class UdtTunnelCore final : public transport::Core {
   std::size_t max_payload() const override;
   std::vector<transport::StatEntry> stats() const override;
 
-  // The current connection (null between connections).
+  // The connection in the lowest connected slot (null between connections).
   const Connection* connection() const;
-  // Connections established so far (1 + reconnects).
-  std::uint64_t sessions() const { return sessions_; }
+  // Connections established so far (1 + reconnects, per channel).
+  std::uint64_t sessions() const { return set_.sessions(); }
+  // The connection in channel slot `slot`, or null.
+  const Connection* channel(int slot) const { return set_.conn(slot); }
+  // Channels connected now.
+  int channels_connected() const;
+  // The channel count the caller aims at (fixed, or the tuner's).
+  unsigned channel_target() const { return target_; }
+  // Which channel slot carries a packet of this inner flow now (ChannelMap::kNone before any).
+  int slot_of(std::span<const std::uint8_t> ip_packet) const;
 
  private:
+  bool calls() const { return s_.role != TunnelRole::listener; }
   // Paper 000 eq. 15 from the connection's measurements, capped by the MSS in use.
   double mss_rule_bytes(const ConnStats& st) const;
+  // Takes in, opens and drops channels; keeps the flow map's active set; runs the tuner.
   void maintain(transport::TimePoint now);
-  void start_connection(transport::TimePoint now);
-  void drop_current();
+  void open_missing(transport::TimePoint now);
+  void update_active(transport::TimePoint now);
+  void run_tuner(transport::TimePoint now);
+  // Packets the channel in `slot` has had acknowledged, or nothing if it is not connected.
+  std::optional<std::uint64_t> acked(int slot) const;
 
   UdtTunnelSettings s_;
-  Endpoint ep_;
-  std::optional<std::int32_t> current_;
-  bool counted_ = false;  // current_ already counted in sessions_
+  ChannelSet set_;
+  ChannelMap map_;
+  ActTuner tuner_;
+  unsigned target_ = 1;           // channels the caller keeps open and active
   bool started_ = false;
   std::int64_t reconnect_at_ns_ = 0;
-  std::uint64_t sessions_ = 0;
+  std::int64_t next_tuner_ns_ = 0, next_settle_ns_ = 0;
+  std::size_t waiting_moves_ = 0;  // buckets that wait to move (ChannelMap::settle)
+  int deliver_rr_ = 0;             // slot poll_deliver tries first
   std::uint64_t dropped_not_connected_ = 0, dropped_full_ = 0, dropped_too_big_ = 0;
-  ConnStats past_;  // counters of finished connections
 };
 
 }  // namespace ncgw::udt

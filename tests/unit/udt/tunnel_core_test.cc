@@ -1,68 +1,21 @@
 // UdtTunnelCore through an in-memory link: IP packets in order both ways, peer restarts.
 #include <gtest/gtest.h>
 
-#include <deque>
-#include <functional>
 #include <map>
 #include <string>
 #include <memory>
 
-#include "transports/udt/udt_tunnel_core.h"
+#include "tests/unit/udt/tunnel_link.h"
 
 namespace ncgw::udt {
 namespace {
 
 using namespace std::chrono_literals;
+using test::kA;
+using test::kB;
+using test::Link;
+using test::settings;
 using transport::TimePoint;
-
-const PeerAddress kA = PeerAddress::v4(10, 0, 0, 1, 5502);
-const PeerAddress kB = PeerAddress::v4(10, 0, 0, 2, 5502);
-
-// Two cores joined by a 5 ms link each way, stepped in virtual time.
-struct Link {
-  std::unique_ptr<UdtTunnelCore> a, b;
-  std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>> ab, ba;
-  TimePoint now = transport::time_from_ns(5'000'000'000);
-  bool cut = false;
-  std::function<bool(const std::vector<std::uint8_t>&)> drop_ab;  // drops a -> b datagrams it selects
-
-  void drain(transport::Core& c, std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>>& q) {
-    std::vector<std::uint8_t> buf(2048);
-    while (auto n = c.poll_transmit(buf, now)) {
-      std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<long>(*n));
-      if (cut || (&q == &ab && drop_ab && drop_ab(d))) continue;
-      q.emplace_back(now + 5ms, std::move(d));
-    }
-  }
-  void step() {
-    for (auto* c : {a.get(), b.get()}) {
-      const auto d = c->next_deadline();
-      if (d && *d <= now) c->on_timeout(now);
-    }
-    drain(*a, ab);
-    drain(*b, ba);
-    while (!ab.empty() && ab.front().first <= now) { b->on_datagram(ab.front().second, now); ab.pop_front(); }
-    while (!ba.empty() && ba.front().first <= now) { a->on_datagram(ba.front().second, now); ba.pop_front(); }
-    now += 100us;
-  }
-  bool run_until(const std::function<bool()>& p, transport::Duration limit) {
-    const TimePoint end = now + limit;
-    while (now < end) {
-      if (p()) return true;
-      step();
-    }
-    return p();
-  }
-};
-
-UdtTunnelSettings settings(TunnelRole r, const PeerAddress& peer, std::uint64_t seed) {
-  UdtTunnelSettings s = default_tunnel_settings();
-  s.role = r;
-  s.peer = peer;
-  s.seed = seed;
-  s.conn.send_buffer_packets = s.conn.recv_buffer_packets = 1024;
-  return s;
-}
 
 std::vector<std::uint8_t> ip_packet(std::uint32_t i, std::size_t len) {
   std::vector<std::uint8_t> p(len, static_cast<std::uint8_t>(i * 7));

@@ -1,10 +1,10 @@
-#include "gateway/fudp/flow_key.h"
+#include "transports/common/flow_key.h"
 
 #include <arpa/inet.h>
 
 #include <cstring>
 
-namespace ncgw::fudp {
+namespace ncgw::transport {
 namespace {
 
 constexpr std::uint8_t kTcp = 6;
@@ -123,4 +123,4 @@ std::string to_string(const FlowKey& key) {
   return std::string(to_string(c)) + " " + end(a, key.src_port) + " > " + end(b, key.dst_port);
 }
 
-}  // namespace ncgw::fudp
+}  // namespace ncgw::transport
