@@ -226,9 +226,15 @@ double UdtTunnelCore::mss_rule_bytes(const ConnStats& st) const {
 std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
   const ConnStats st = set_.totals();  // gauges summed over connected channels (RTT: their mean)
   const double payload = static_cast<double>(max_payload());
+  int with_data = 0;  // connected channels that have carried data either way
+  for_each_slot(set_.connected_mask(), [&](int slot) {
+    const ConnStats c = set_.conn(slot)->stats();
+    with_data += c.sent + c.received > 0 ? 1 : 0;
+  });
   return {
       {"connected", set_.connected_mask() != 0 ? 1.0 : 0.0},
       {"channels_connected", static_cast<double>(channels_connected())},
+      {"channels_with_data", static_cast<double>(with_data)},
       {"channels_target", static_cast<double>(target_)},
       {"channels_active", static_cast<double>(std::popcount(map_.active()))},
       {"act_rtt_min_ms", s_.channels == 0 ? tuner_.rtt_min() : 0.0},

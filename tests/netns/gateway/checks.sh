@@ -181,3 +181,19 @@ PY
   echo "gw1 counters after the restart:"
   gw_status gw1 | json_get 'd["peers"][0]'
 }
+
+# Parallel UDT (udt.channels $1): both gateways hold $1 connected channels, and the iperf3 streams
+# were spread over more than one (channels_with_data: channels that carried data either way).
+check_parallel_channels() {
+  echo "== parallel UDT channels: $1"
+  local g n
+  for g in gw1 gw2; do
+    n=$(counter "$g" 'c["channels_connected"]')
+    echo "$g: channels_connected=$n active=$(counter "$g" 'c["channels_active"]')" \
+         "flow_moves=$(counter "$g" 'c["flow_moves"]') dropped_channel_lost=$(counter "$g" 'c["dropped_channel_lost"]')"
+    [ "$n" -eq "$1" ] || fail "$g holds $n channels, expected $1"
+  done
+  n=$(counter gw2 'c["channels_with_data"]')
+  echo "gw2: channels_with_data=$n"
+  [ "$n" -ge 2 ] || fail "8 streams used $n channel(s)"
+}
