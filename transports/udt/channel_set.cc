@@ -5,10 +5,8 @@
 namespace ncgw::udt {
 
 std::optional<int> ChannelSet::free_slot() const {
-  for (int s = 0; s < kMaxSlots; ++s) {
-    if (!(used_ >> s & 1)) return s;
-  }
-  return std::nullopt;
+  const int s = std::countr_one(used_);
+  return s < kMaxSlots ? std::optional<int>(s) : std::nullopt;
 }
 
 void ChannelSet::place(int slot, std::int32_t id) {
@@ -27,13 +25,12 @@ std::optional<int> ChannelSet::open(bool rendezvous, const PeerAddress& peer, co
 void ChannelSet::adopt_accepted(int cap) {
   while (const auto id = ep_.accept()) {
     int held = 0, oldest = -1;
-    for (int s = 0; s < kMaxSlots; ++s) {
-      if (!(used_ >> s & 1)) continue;
+    for_each_slot(used_, [&](int s) {
       ++held;
       if (oldest < 0 || slots_[static_cast<std::size_t>(s)].order < slots_[static_cast<std::size_t>(oldest)].order) {
         oldest = s;
       }
-    }
+    });
     if (held >= cap && oldest >= 0) drop(oldest);
     const auto slot = free_slot();
     if (!slot) {  // cap above kMaxSlots: refuse the newcomer rather than lose a live channel
@@ -59,18 +56,29 @@ void ChannelSet::drop(int slot) {
   used_ &= ~(std::uint64_t{1} << slot);
 }
 
+bool ChannelSet::dead(const Connection& c) {
+  const ConnState st = c.state();
+  return st == ConnState::broken || st == ConnState::timed_out || st == ConnState::rejected ||
+         (st == ConnState::closed && !c.readable());
+}
+
+bool ChannelSet::has_dead() const {
+  bool any = false;
+  for_each_slot(used_, [&](int s) {
+    const Connection* c = conn(s);
+    any = any || (c && dead(*c));
+  });
+  return any;
+}
+
 int ChannelSet::reap() {
   int dropped = 0;
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for_each_slot(used_, [&](int s) {
     const Connection* c = conn(s);
-    if (!c) continue;
-    const ConnState st = c->state();
-    const bool dead = st == ConnState::broken || st == ConnState::timed_out || st == ConnState::rejected ||
-                      (st == ConnState::closed && !c->readable());
-    if (!dead) continue;
+    if (!c || !dead(*c)) return;
     drop(s);
     ++dropped;
-  }
+  });
   return dropped;
 }
 
@@ -83,38 +91,38 @@ const Connection* ChannelSet::conn(int slot) const { return const_cast<ChannelSe
 
 std::uint64_t ChannelSet::connected_mask() const {
   std::uint64_t m = 0;
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for_each_slot(used_, [&](int s) {
     const Connection* c = conn(s);
     if (c && c->connected()) m |= std::uint64_t{1} << s;
-  }
+  });
   return m;
 }
 
 void ChannelSet::count_established() {
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for_each_slot(used_, [&](int s) {
     const Connection* c = conn(s);
     Slot& sl = slots_[static_cast<std::size_t>(s)];
     if (c && c->connected() && !sl.counted) {
       sl.counted = true;
       ++sessions_;
     }
-  }
+  });
 }
 
 ConnStats ChannelSet::totals() const {
   ConnStats t = past_;
   double rate_sum = 0;  // packets per microsecond over the connected channels
   int connected = 0;
-  for (int s = 0; s < kMaxSlots; ++s) {
+  for_each_slot(used_, [&](int s) {
     const Connection* c = conn(s);
-    if (!c) continue;
+    if (!c) return;
     const ConnStats st = c->stats();
     t.sent += st.sent;
     t.received += st.received;
     t.retransmitted += st.retransmitted;
     t.snd_loss += st.snd_loss;
     t.rcv_loss += st.rcv_loss;
-    if (!c->connected()) continue;
+    if (!c->connected()) return;
     ++connected;
     t.cwnd += st.cwnd;
     t.flow_window += st.flow_window;
@@ -127,7 +135,7 @@ ConnStats ChannelSet::totals() const {
     t.ssthresh += st.ssthresh;
     t.slow_start = t.slow_start && st.slow_start;
     if (st.period_us > 0) rate_sum += 1.0 / st.period_us;
-  }
+  });
   if (connected > 0) {
     t.rtt_us /= connected;
     t.rtt_var_us /= connected;

@@ -4,6 +4,7 @@
 // that the ChannelMap routes flows to.
 #pragma once
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 
@@ -11,6 +12,16 @@
 #include "transports/udt/endpoint.h"
 
 namespace ncgw::udt {
+
+// Calls f(slot) for each set bit of `mask`, lowest first.
+template <class F>
+void for_each_slot(std::uint64_t mask, F&& f) {
+  while (mask != 0) {
+    const int s = std::countr_zero(mask);
+    mask &= mask - 1;
+    f(s);
+  }
+}
 
 class ChannelSet {
  public:
@@ -29,9 +40,13 @@ class ChannelSet {
   // Takes in the connections the endpoint's listener accepted. At most `cap` channels are held:
   // beyond that the oldest is dropped (a restarted caller's channels replace its old ones).
   void adopt_accepted(int cap);
-  // Drops channels whose connection broke, timed out, was refused, or was closed by the peer and
-  // has nothing left to read; returns how many.
+  // Drops the dead channels (see dead()); returns how many.
   int reap();
+  // True for a connection that broke, timed out, was refused, or was closed and has nothing left
+  // to read.
+  static bool dead(const Connection& c);
+  // True if some channel is dead and waits for reap().
+  bool has_dead() const;
 
   // The connection in `slot`, or null.
   Connection* conn(int slot);

@@ -21,16 +21,6 @@ UdtTunnelSettings default_tunnel_settings() {
 
 namespace {
 
-// The slots in `mask`, lowest first, as a callable walk.
-template <class F>
-void for_each_slot(std::uint64_t mask, F&& f) {
-  while (mask != 0) {
-    const int s = std::countr_zero(mask);
-    mask &= mask - 1;
-    f(s);
-  }
-}
-
 // The `n` lowest set bits of `mask`.
 std::uint64_t lowest_bits(std::uint64_t mask, unsigned n) {
   std::uint64_t out = 0;
@@ -40,12 +30,6 @@ std::uint64_t lowest_bits(std::uint64_t mask, unsigned n) {
     mask &= mask - 1;
   }
   return out;
-}
-
-bool is_dead(const Connection& c) {
-  const ConnState st = c.state();
-  return st == ConnState::broken || st == ConnState::timed_out || st == ConnState::rejected ||
-         (st == ConnState::closed && !c.readable());
 }
 
 constexpr std::int64_t kSettleIntervalNs = 10'000'000;  // how often waiting flow buckets are moved
@@ -79,9 +63,7 @@ std::optional<std::uint64_t> UdtTunnelCore::acked(int slot) const {
 
 void UdtTunnelCore::open_missing(TimePoint now) {
   if (transport::ns_since_epoch(now) < reconnect_at_ns_) return;
-  unsigned live = 0;
-  for_each_slot(set_.used_mask(), [&](int) { ++live; });
-  for (; live < target_; ++live) {
+  for (auto live = static_cast<unsigned>(std::popcount(set_.used_mask())); live < target_; ++live) {
     if (!set_.open(s_.role == TunnelRole::rendezvous, s_.peer, s_.conn, now)) break;
   }
 }
@@ -115,7 +97,10 @@ void UdtTunnelCore::update_active(TimePoint now) {
 
 void UdtTunnelCore::maintain(TimePoint now) {
   if (s_.role == TunnelRole::listener) {
-    set_.adopt_accepted(s_.channels == 0 ? static_cast<int>(s_.tuner.max_channels) : static_cast<int>(target_));
+    // One channel: a new caller replaces the old at once (the peer restarted). Several: a new
+    // channel never pushes out a live one (a caller replacing one broken channel would break
+    // another, and so on); stale channels of a restarted caller end at the idle limit.
+    set_.adopt_accepted(s_.channels == 1 ? 1 : ChannelSet::kMaxSlots);
   }
   started_ = true;
   set_.count_established();
@@ -189,13 +174,8 @@ std::optional<TimePoint> UdtTunnelCore::next_deadline() const {
     const TimePoint t = transport::time_from_ns(ns);
     if (!d || t < *d) d = t;
   };
-  bool dead = false;
-  unsigned live = 0;
-  for_each_slot(set_.used_mask(), [&](int s) {
-    ++live;
-    if (const Connection* c = set_.conn(s)) dead = dead || is_dead(*c);
-  });
-  if (dead) return transport::time_from_ns(0);  // let maintain() retire it
+  if (set_.has_dead()) return transport::time_from_ns(0);  // let maintain() retire it
+  const auto live = static_cast<unsigned>(std::popcount(set_.used_mask()));
   if (calls() && live < target_) sooner(reconnect_at_ns_);
   if (s_.channels == 0 && calls() && next_tuner_ns_ != 0) sooner(next_tuner_ns_);
   if (waiting_moves_ > 0) sooner(next_settle_ns_);

@@ -29,12 +29,13 @@ struct Link {
   bool cut = false;
   transport::Duration delay = std::chrono::milliseconds(5);  // one way
   std::function<bool(const std::vector<std::uint8_t>&)> drop_ab;  // drops a -> b datagrams it selects
+  std::function<bool(const std::vector<std::uint8_t>&)> drop_ba;  // drops b -> a datagrams it selects
 
   void drain(transport::Core& c, std::deque<std::pair<TimePoint, std::vector<std::uint8_t>>>& q) {
     std::vector<std::uint8_t> buf(2048);
     while (auto n = c.poll_transmit(buf, now)) {
       std::vector<std::uint8_t> d(buf.begin(), buf.begin() + static_cast<long>(*n));
-      if (cut || (&q == &ab && drop_ab && drop_ab(d))) continue;
+      if (cut || (&q == &ab && drop_ab && drop_ab(d)) || (&q == &ba && drop_ba && drop_ba(d))) continue;
       q.emplace_back(now + delay, std::move(d));
     }
   }
