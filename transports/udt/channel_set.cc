@@ -3,6 +3,18 @@
 #include <algorithm>
 
 namespace ncgw::udt {
+namespace {
+
+// Adds the counters (not the gauges) of `from` to `to`.
+void add_counters(ConnStats& to, const ConnStats& from) {
+  to.sent += from.sent;
+  to.received += from.received;
+  to.retransmitted += from.retransmitted;
+  to.snd_loss += from.snd_loss;
+  to.rcv_loss += from.rcv_loss;
+}
+
+}  // namespace
 
 std::optional<int> ChannelSet::free_slot() const {
   const int s = std::countr_one(used_);
@@ -44,12 +56,8 @@ void ChannelSet::adopt_accepted(int cap) {
 void ChannelSet::drop(int slot) {
   const Slot& sl = slots_[static_cast<std::size_t>(slot)];
   if (const Connection* c = ep_.find(sl.id)) {
-    const ConnStats st = c->stats();
-    past_.sent += st.sent;
-    past_.received += st.received;
-    past_.retransmitted += st.retransmitted;
-    past_.snd_loss += st.snd_loss;
-    past_.rcv_loss += st.rcv_loss;
+    add_counters(past_, c->stats());
+    ++ended_[static_cast<std::size_t>(c->state()) % ended_.size()];
     lost_with_channels_ += c->packets_queued() - c->packets_acked();
   }
   ep_.remove(sl.id);
@@ -117,11 +125,7 @@ ConnStats ChannelSet::totals() const {
     const Connection* c = conn(s);
     if (!c) return;
     const ConnStats st = c->stats();
-    t.sent += st.sent;
-    t.received += st.received;
-    t.retransmitted += st.retransmitted;
-    t.snd_loss += st.snd_loss;
-    t.rcv_loss += st.rcv_loss;
+    add_counters(t, st);
     if (!c->connected()) return;
     ++connected;
     t.cwnd += st.cwnd;

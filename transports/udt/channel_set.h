@@ -62,6 +62,8 @@ class ChannelSet {
   ConnStats totals() const;
   // Packets that were still unacknowledged in channels when they died (lost with them).
   std::uint64_t lost_with_channels() const { return lost_with_channels_; }
+  // Channels dropped so far, by the state their connection ended in (ConnState as index).
+  const std::array<std::uint64_t, 8>& ended_by_state() const { return ended_; }
 
  private:
   // One channel: its connection's socket id, whether it was counted as established, and when it
@@ -81,6 +83,7 @@ class ChannelSet {
   std::uint64_t next_order_ = 0;
   std::uint64_t sessions_ = 0;
   std::uint64_t lost_with_channels_ = 0;
+  std::array<std::uint64_t, 8> ended_{};
   ConnStats past_;  // counters of dropped channels
 };
 

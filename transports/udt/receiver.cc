@@ -14,7 +14,7 @@ Receiver::Receiver(std::uint32_t packets, std::uint32_t max_payload) : size_(pac
   state_.assign(cap, Slot::empty);
   msg_.assign(cap, 0);
   len_.assign(cap, 0);
-  bytes_.assign(static_cast<std::size_t>(cap) * max_payload_, 0);
+  bytes_ = std::make_unique_for_overwrite<std::uint8_t[]>(static_cast<std::size_t>(cap) * max_payload_);
 }
 
 void Receiver::start(std::int32_t isn) {

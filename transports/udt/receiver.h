@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -49,7 +50,7 @@ class Receiver {
   std::uint32_t idx(std::int32_t s) const { return static_cast<std::uint32_t>(s) & mask_; }
   void advance_contig();
   void release(std::int32_t s) { state_[idx(s)] = Slot::empty; }
-  std::uint8_t* slot_data(std::int32_t s) { return bytes_.data() + static_cast<std::size_t>(idx(s)) * max_payload_; }
+  std::uint8_t* slot_data(std::int32_t s) { return bytes_.get() + static_cast<std::size_t>(idx(s)) * max_payload_; }
 
   std::uint32_t size_;         // advertised buffer (packets)
   std::uint32_t mask_;         // ring mask (power of two >= size_)
@@ -57,7 +58,9 @@ class Receiver {
   std::vector<Slot> state_;
   std::vector<std::uint32_t> msg_;
   std::vector<std::uint16_t> len_;
-  std::vector<std::uint8_t> bytes_;
+  // Payload ring, left uninitialised: pages are touched only as the ring is used, so a large
+  // buffer costs neither a memset at set-up nor memory it never holds.
+  std::unique_ptr<std::uint8_t[]> bytes_;
   std::int32_t read_ = 0;      // next sequence number to read
   std::int32_t contig_ = 0;    // first sequence number not received (ack point)
   std::int32_t curr_ = 0;      // largest received (peer ISN - 1 at start)

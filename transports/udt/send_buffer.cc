@@ -9,17 +9,17 @@ namespace ncgw::udt {
 
 SendBuffer::SendBuffer(std::uint32_t capacity, std::uint32_t max_payload)
     : capacity_(capacity), max_payload_(max_payload), payload_(max_payload), meta_(capacity),
-      bytes_(static_cast<std::size_t>(capacity) * max_payload) {}
+      bytes_(std::make_unique_for_overwrite<std::uint8_t[]>(static_cast<std::size_t>(capacity) * max_payload)) {}
 
 std::span<const std::uint8_t> SendBuffer::data(std::uint32_t off) const {
   const std::uint32_t i = index(off);
-  return {bytes_.data() + static_cast<std::size_t>(i) * max_payload_, meta_[i].len};
+  return {bytes_.get() + static_cast<std::size_t>(i) * max_payload_, meta_[i].len};
 }
 
 std::uint32_t SendBuffer::append(std::span<const std::uint8_t> bytes, std::uint32_t msg_word, int ttl,
                                  std::int64_t now) {
   const std::uint32_t i = index(count_);
-  std::memcpy(bytes_.data() + static_cast<std::size_t>(i) * max_payload_, bytes.data(), bytes.size());
+  std::memcpy(bytes_.get() + static_cast<std::size_t>(i) * max_payload_, bytes.data(), bytes.size());
   meta_[i] = Block{msg_word, static_cast<std::uint16_t>(bytes.size()), ttl, now};
   ++queued_total_;
   return ++count_;

@@ -2,6 +2,7 @@
 // Block i holds sequence number SndLastDataAck + i once sent (CSndBuffer in the library).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -61,7 +62,8 @@ class SendBuffer {
   std::uint32_t max_payload_;
   std::uint32_t payload_;
   std::vector<Block> meta_;
-  std::vector<std::uint8_t> bytes_;
+  // Payload ring, left uninitialised (see Receiver): pages are touched only as it is used.
+  std::unique_ptr<std::uint8_t[]> bytes_;
   std::uint32_t head_ = 0;   // ring index of offset 0
   std::uint32_t count_ = 0;  // blocks held
   std::uint32_t sent_ = 0;   // offset of the first unsent block

@@ -238,6 +238,10 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"dropped_buffer_full", static_cast<double>(dropped_full_)},
       {"dropped_too_big", static_cast<double>(dropped_too_big_)},
       {"dropped_channel_lost", static_cast<double>(set_.lost_with_channels())},
+      {"channels_ended_broken", static_cast<double>(set_.ended_by_state()[static_cast<std::size_t>(ConnState::broken)])},
+      {"channels_ended_timed_out", static_cast<double>(set_.ended_by_state()[static_cast<std::size_t>(ConnState::timed_out)])},
+      {"channels_ended_rejected", static_cast<double>(set_.ended_by_state()[static_cast<std::size_t>(ConnState::rejected)])},
+      {"channels_ended_closed", static_cast<double>(set_.ended_by_state()[static_cast<std::size_t>(ConnState::closed)])},
       {"slow_start_threshold_packets", st.ssthresh},  // PaUDT only (0 under CUDTCC)
       {"mss_bytes", static_cast<double>(s_.conn.mss)},
       {"mss_rule_bytes", mss_rule_bytes(st)},
