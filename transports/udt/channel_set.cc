@@ -22,7 +22,7 @@ std::optional<int> ChannelSet::free_slot() const {
 }
 
 void ChannelSet::place(int slot, std::int32_t id) {
-  slots_[static_cast<std::size_t>(slot)] = Slot{id, false, next_order_++};
+  slots_[static_cast<std::size_t>(slot)] = Slot{id, ep_.find(id), false, next_order_++};
   used_ |= std::uint64_t{1} << slot;
 }
 
@@ -54,13 +54,14 @@ void ChannelSet::adopt_accepted(int cap) {
 }
 
 void ChannelSet::drop(int slot) {
-  const Slot& sl = slots_[static_cast<std::size_t>(slot)];
-  if (const Connection* c = ep_.find(sl.id)) {
+  Slot& sl = slots_[static_cast<std::size_t>(slot)];
+  if (const Connection* c = sl.conn) {
     add_counters(past_, c->stats());
     ++ended_[static_cast<std::size_t>(c->state()) % ended_.size()];
     lost_with_channels_ += c->packets_queued() - c->packets_acked();
   }
   ep_.remove(sl.id);
+  sl.conn = nullptr;
   used_ &= ~(std::uint64_t{1} << slot);
 }
 
@@ -92,7 +93,7 @@ int ChannelSet::reap() {
 
 Connection* ChannelSet::conn(int slot) {
   if (slot < 0 || slot >= kMaxSlots || !(used_ >> slot & 1)) return nullptr;
-  return ep_.find(slots_[static_cast<std::size_t>(slot)].id);
+  return slots_[static_cast<std::size_t>(slot)].conn;
 }
 
 const Connection* ChannelSet::conn(int slot) const { return const_cast<ChannelSet*>(this)->conn(slot); }

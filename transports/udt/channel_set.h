@@ -66,10 +66,11 @@ class ChannelSet {
   const std::array<std::uint64_t, 8>& ended_by_state() const { return ended_; }
 
  private:
-  // One channel: its connection's socket id, whether it was counted as established, and when it
-  // was taken (for the listener's oldest-first replacement).
+  // One channel: its connection's socket id and address, whether it was counted as established,
+  // and when it was taken (for the listener's oldest-first replacement).
   struct Slot {
     std::int32_t id = 0;
+    Connection* conn = nullptr;  // owned by ep_; valid until drop() removes it
     bool counted = false;
     std::uint64_t order = 0;
   };
