@@ -63,13 +63,17 @@ class UdtTunnelCore final : public transport::Core {
   int slot_of(std::span<const std::uint8_t> ip_packet) const;
 
  private:
+  // True on the side that opens the channels (caller or rendezvous).
   bool calls() const { return s_.role != TunnelRole::listener; }
   // Paper 000 eq. 15 from the connection's measurements, capped by the MSS in use.
   double mss_rule_bytes(const ConnStats& st) const;
   // Takes in, opens and drops channels; keeps the flow map's active set; runs the tuner.
   void maintain(transport::TimePoint now);
+  // Opens channels up to the target (after the reconnect delay when one died).
   void open_missing(transport::TimePoint now);
+  // Gives the flow map the channels that take new flows; moves waiting buckets now and then.
   void update_active(transport::TimePoint now);
+  // channels 0: feeds the mean channel RTT to ACT once per tuner interval; sets the target.
   void run_tuner(transport::TimePoint now);
   // Packets the channel in `slot` has had acknowledged, or nothing if it is not connected.
   std::optional<std::uint64_t> acked(int slot) const;
