@@ -73,6 +73,8 @@ struct UdtSettings {
   std::uint32_t channels = 1;                // parallel channels; 0: tuned from RTT (paper 001)
   UdtCongestionControl congestion_control = UdtCongestionControl::udt4;
   std::uint32_t initial_window = 16;         // slow start's first window, packets (paper 000: 16)
+  std::int32_t entrance_queue_ms = -1;       // wait allowed at the entrance: -1 auto (min RTT/2 +
+                                             // 10 ms), 0 off (only send_buffer_packets bounds it)
   std::uint64_t seed = 1;
   friend bool operator==(const UdtSettings&, const UdtSettings&) = default;
 };

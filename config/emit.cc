@@ -110,6 +110,9 @@ void emit_udt(YAML::Emitter& out, const UdtSettings& s) {
   emit_pair(out, "channels", num(s.channels), s.channels == 0 ? "0: tuned from the RTT" : nullptr);
   emit_pair(out, "congestion_control", std::string(to_string(s.congestion_control)));
   emit_pair(out, "initial_window", num(s.initial_window));
+  if (s.entrance_queue_ms < 0) emit_pair(out, "entrance_queue_ms", std::string("auto"), "min RTT / 2 + 10 ms");
+  else if (s.entrance_queue_ms == 0) emit_pair(out, "entrance_queue_ms", std::string("off"));
+  else emit_pair(out, "entrance_queue_ms", num(s.entrance_queue_ms));
   emit_pair(out, "seed", num(s.seed));
 }
 

@@ -130,10 +130,26 @@ TcpncSettings read_tcpnc(const Node& block) {
   return s;
 }
 
+namespace {
+
+// udt.entrance_queue_ms: auto (-1), off (0) or 1..60000 ms.
+std::int32_t read_entrance_queue_ms(const Node& node) {
+  const std::string text = node.yaml().IsScalar() ? node.yaml().Scalar() : std::string();
+  if (text == "auto") return -1;
+  if (text == "off") return 0;
+  const auto value = node.yaml().IsScalar() ? parse_decimal(text) : std::nullopt;
+  if (!value || *value < 1 || *value > 60000) {
+    node.fail("expected 'auto', 'off' or an integer in 1..60000, got " + (value ? text : node.describe()));
+  }
+  return static_cast<std::int32_t>(*value);
+}
+
+}  // namespace
+
 UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
-  static constexpr std::array<std::string_view, 10> keys{
+  static constexpr std::array<std::string_view, 11> keys{
       "mss", "flight_flag_size", "send_buffer_packets", "recv_buffer_packets", "rendezvous",
-      "role", "channels", "congestion_control", "initial_window", "seed"};
+      "role", "channels", "congestion_control", "initial_window", "entrance_queue_ms", "seed"};
   block.check_keys(keys);
   UdtSettings s;
   const auto mss = block.find("mss");
@@ -173,6 +189,7 @@ UdtSettings read_udt(const Node& block, std::uint32_t underlay_mtu) {
         .fail("initial_window " + std::to_string(s.initial_window) + " exceeds flight_flag_size (" +
               std::to_string(s.flight_flag_size) + ")");
   }
+  if (const auto n = block.find("entrance_queue_ms")) s.entrance_queue_ms = read_entrance_queue_ms(*n);
   read_opt(block, "seed", s.seed, 0, kMaxU64);
   return s;
 }

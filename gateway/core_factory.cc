@@ -144,6 +144,7 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
                                   ? udt::CcKind::paudt : udt::CcKind::udt4;
   s.conn.initial_window = static_cast<std::int32_t>(peer.udt.initial_window);
   s.seed = run_seed(peer.udt.seed, gw.name, peer);
+  s.entrance_queue_ms = peer.udt.entrance_queue_ms;
   s.channels = peer.udt.channels;
   if (s.role == udt::TunnelRole::rendezvous && s.channels != 1) {
     spdlog::warn("peer {}: udt.channels {} needs a caller and a listener; rendezvous runs one channel",

@@ -137,6 +137,8 @@ ConnStats ChannelSet::totals() const {
     t.delivery_rate_pps += st.delivery_rate_pps;
     t.in_flight += st.in_flight;
     t.send_buffered += st.send_buffered;
+    t.unsent += st.unsent;
+    if (st.min_rtt_us > 0 && (t.min_rtt_us == 0 || st.min_rtt_us < t.min_rtt_us)) t.min_rtt_us = st.min_rtt_us;
     t.ssthresh += st.ssthresh;
     t.slow_start = t.slow_start && st.slow_start;
     if (st.period_us > 0) rate_sum += 1.0 / st.period_us;

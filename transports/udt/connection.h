@@ -7,6 +7,7 @@
 #include <span>
 
 #include "transports/common/time.h"
+#include "transports/common/windowed_filter.h"
 #include "transports/udt/ack_window.h"
 #include "transports/udt/address.h"
 #include "transports/udt/arrival_window.h"
@@ -41,6 +42,7 @@ struct ConnStats {
   std::int32_t flow_window = 0;  // peer's advertised window (packets)
   std::int32_t rtt_us = 0;
   std::int32_t rtt_var_us = 0;
+  std::int32_t min_rtt_us = 0;       // smallest smoothed RTT of the last 10 s (0: none yet)
   std::int32_t capacity_pps = 0;     // estimated link capacity (packets/s)
   std::int32_t delivery_rate_pps = 0;
   std::uint64_t sent = 0, received = 0, retransmitted = 0;
@@ -48,6 +50,7 @@ struct ConnStats {
   std::uint64_t acks_sent = 0, acks_received = 0, naks_sent = 0, naks_received = 0;
   std::uint64_t drops_sent = 0, control_dropped = 0;
   std::uint32_t in_flight = 0, send_buffered = 0;
+  std::uint32_t unsent = 0;      // queued packets never sent yet
   bool slow_start = true;
   double ssthresh = 0;           // slow-start threshold (PaUDT; 0 under CUDTCC)
 };
@@ -102,6 +105,11 @@ class Connection {
   // Packets ever queued / ever acknowledged by the peer (see SendBuffer::queued_total).
   std::uint64_t packets_queued() const { return sbuf_.queued_total(); }
   std::uint64_t packets_acked() const { return sbuf_.acked_total(); }
+  // Queued packets never sent yet, and how long the oldest of them has waited (0 if none).
+  std::uint32_t unsent_packets() const { return sbuf_.size() - sbuf_.unsent_offset(); }
+  std::int64_t unsent_wait_us(TimePoint now) const;
+  // Smallest smoothed RTT of the last 10 s (0 before the first measurement).
+  std::int32_t min_rtt_us() const { return min_rtt_.best(); }
   // Free room in the send buffer (packets).
   std::uint32_t send_room() const { return sbuf_.free_blocks(); }
   // Largest payload this side sends (negotiated MSS - IP/UDP headers of the family - 16).
@@ -146,7 +154,7 @@ class Connection {
   void heard_from_peer(TimePoint now);
   void queue_control(wire::ControlType t, std::uint32_t info, std::span<const std::uint32_t> words);
   std::int64_t us(TimePoint t) const { return transport::us_since_epoch(t); }
-  void update_rtt(std::int32_t sample_us);
+  void update_rtt(std::int32_t sample_us, TimePoint now);
 
   ConnectionSettings settings_;
   std::int32_t self_id_;
@@ -195,6 +203,7 @@ class Connection {
   // shared
   std::int32_t rtt_us_ = wire::kInitialRttUs;
   std::int32_t rtt_var_us_ = wire::kInitialRttVarUs;
+  transport::WindowedFilter<std::int32_t, std::less<std::int32_t>> min_rtt_{10'000'000};  // over µs
   std::int32_t delivery_rate_ = wire::kInitialDeliveryRate;
   std::int32_t bandwidth_ = wire::kInitialBandwidth;
   std::int32_t exp_count_ = 1;

@@ -115,11 +115,11 @@ void Connection::send_ack(TimePoint now, bool light) {
 void Connection::on_ack2(const Packet& p, TimePoint now) {
   const auto s = ack_window_.acknowledge(static_cast<std::int32_t>(p.info), us(now));
   if (!s || s->rtt_us <= 0) return;
-  update_rtt(s->rtt_us);
+  update_rtt(s->rtt_us, now);
   if (seq::cmp(s->ack, rcv_last_ack_ack_) > 0) rcv_last_ack_ack_ = s->ack;
 }
 
-void Connection::update_rtt(std::int32_t sample_us) {
+void Connection::update_rtt(std::int32_t sample_us, TimePoint now) {
   if (sample_us <= 0) return;
   // A peer's ACK can carry any RTT: clamp it, and average in 64 bits (no signed overflow).
   constexpr std::int32_t kMaxRttSampleUs = 60'000'000;
@@ -127,6 +127,7 @@ void Connection::update_rtt(std::int32_t sample_us) {
   const std::int64_t deviation = std::abs(std::int64_t{sample_us} - rtt_us_);
   rtt_var_us_ = static_cast<std::int32_t>((std::int64_t{rtt_var_us_} * 3 + deviation) >> 2);
   rtt_us_ = static_cast<std::int32_t>((std::int64_t{rtt_us_} * 7 + sample_us) >> 3);
+  min_rtt_.update(rtt_us_, static_cast<std::uint64_t>(us(now)));
   cc_.set_rtt(rtt_us_);
 }
 

@@ -113,7 +113,7 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
   sbuf_.ack(static_cast<std::uint32_t>(offset));
   snd_last_data_ack_ = a->ack;
   sloss_.remove_upto(seq::dec(a->ack));
-  update_rtt(a->rtt_us);
+  update_rtt(a->rtt_us, now);
   if (a->words == 6) {
     // Widened: a peer may write rates near INT32_MAX.
     if (a->arrival_rate > 0) {

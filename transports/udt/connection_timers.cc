@@ -88,6 +88,11 @@ void Connection::close(TimePoint now) {
   if (state_ == ConnState::connected || state_ == ConnState::connecting) state_ = ConnState::closed;
 }
 
+std::int64_t Connection::unsent_wait_us(TimePoint now) const {
+  if (!sbuf_.has_unsent()) return 0;
+  return std::max<std::int64_t>(0, us(now) - sbuf_.block(sbuf_.unsent_offset()).origin_us);
+}
+
 ConnStats Connection::stats() const {
   ConnStats s = st_;
   s.period_us = cc_.period_us();
@@ -95,11 +100,13 @@ ConnStats Connection::stats() const {
   s.flow_window = flow_window_;
   s.rtt_us = rtt_us_;
   s.rtt_var_us = rtt_var_us_;
+  s.min_rtt_us = min_rtt_.best();
   s.capacity_pps = bandwidth_;
   s.delivery_rate_pps = delivery_rate_;
   s.control_dropped = ctrl_.dropped();
   s.in_flight = state_ == ConnState::connected ? static_cast<std::uint32_t>(seq::len(snd_last_ack_, seq::inc(snd_curr_seq_)) - 1) : 0;
   s.send_buffered = sbuf_.size();
+  s.unsent = unsent_packets();
   s.slow_start = cc_.slow_start();
   s.ssthresh = cc_.ssthresh();
   return s;

@@ -137,12 +137,29 @@ SendResult UdtTunnelCore::send(std::span<const std::uint8_t> ip_packet, TimePoin
     ++dropped_too_big_;
     return SendResult::too_big;
   }
+  if (entrance_full(*c, now)) {
+    ++dropped_entrance_;
+    return SendResult::buffer_full;
+  }
   if (!c->send_message(ip_packet, now, s_.message_ttl_ms, true)) {
     ++dropped_full_;
     return SendResult::buffer_full;
   }
   map_.queued(bucket, c->packets_queued());
   return SendResult::accepted;
+}
+
+std::int64_t UdtTunnelCore::entrance_limit_us(const Connection& c) const {
+  if (s_.entrance_queue_ms > 0) return std::int64_t{s_.entrance_queue_ms} * 1000;
+  // Half the base RTT plus 10 ms: enough for end hosts' CUBIC to keep the tunnel busy through its
+  // backoff, short enough that their RTT stays near the path's (as the TCP/NC entrance queue).
+  const std::int32_t min_rtt = c.min_rtt_us() > 0 ? c.min_rtt_us() : wire::kInitialRttUs;
+  return min_rtt / 2 + 10'000;
+}
+
+bool UdtTunnelCore::entrance_full(const Connection& c, TimePoint now) const {
+  if (s_.entrance_queue_ms == 0 || c.unsent_packets() < kMinEntranceQueue) return false;
+  return c.unsent_wait_us(now) > entrance_limit_us(c);
 }
 
 std::optional<std::size_t> UdtTunnelCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
@@ -229,6 +246,8 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"delivery_rate_mbps", st.delivery_rate_pps * payload * 8 / 1e6},
       {"packets_in_flight", static_cast<double>(st.in_flight)},
       {"send_buffer_packets", static_cast<double>(st.send_buffered)},
+      {"unsent_packets", static_cast<double>(st.unsent)},
+      {"min_rtt_ms", st.min_rtt_us / 1000.0},
       {"packets_sent", static_cast<double>(st.sent)},
       {"packets_received", static_cast<double>(st.received)},
       {"packets_retransmitted", static_cast<double>(st.retransmitted)},
@@ -236,6 +255,7 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"receiver_loss_packets", static_cast<double>(st.rcv_loss)},
       {"dropped_not_connected", static_cast<double>(dropped_not_connected_)},
       {"dropped_buffer_full", static_cast<double>(dropped_full_)},
+      {"dropped_entrance_queue", static_cast<double>(dropped_entrance_)},
       {"dropped_too_big", static_cast<double>(dropped_too_big_)},
       {"dropped_channel_lost", static_cast<double>(set_.lost_with_channels())},
       {"channels_ended_broken", static_cast<double>(set_.ended_by_state()[static_cast<std::size_t>(ConnState::broken)])},

@@ -29,7 +29,14 @@ struct UdtTunnelSettings {
   unsigned channels = 1;               // parallel channels; 0: OPCN, then the ACT tuner (caller)
   ActTunerSettings tuner;              // bounds and thresholds of the ACT tuner (channels 0)
   std::int64_t tuner_interval_us = 1'000'000;  // how often the measured RTT is reported to ACT
+  // Entrance queue bound (docs/udt-wire.md): an IP packet is dropped at the entrance when its
+  // channel's oldest unsent packet has waited longer than this and at least kMinEntranceQueue
+  // packets wait. -1: automatic, min RTT / 2 + 10 ms; 0: off (the send buffer is the only bound).
+  int entrance_queue_ms = -1;
 };
+
+// Packets a channel's entrance queue always takes: one 64 KB TSO/GSO burst of an end host.
+inline constexpr std::uint32_t kMinEntranceQueue = 48;
 
 // Default settings for a tunnel: message mode, 10 s peer-silence limit, 50 ms NAK floor, one
 // CUDTCC decrease per congestion epoch.
@@ -75,6 +82,10 @@ class UdtTunnelCore final : public transport::Core {
   void update_active(transport::TimePoint now);
   // channels 0: feeds the mean channel RTT to ACT once per tuner interval; sets the target.
   void run_tuner(transport::TimePoint now);
+  // How long the oldest unsent packet of a channel may wait before new packets are dropped (µs).
+  std::int64_t entrance_limit_us(const Connection& c) const;
+  // True if `c`'s entrance queue refuses a packet now.
+  bool entrance_full(const Connection& c, transport::TimePoint now) const;
   // Packets the channel in `slot` has had acknowledged, or nothing if it is not connected.
   std::optional<std::uint64_t> acked(int slot) const;
 
@@ -89,6 +100,7 @@ class UdtTunnelCore final : public transport::Core {
   std::size_t waiting_moves_ = 0;  // buckets that wait to move (ChannelMap::settle)
   int deliver_rr_ = 0;             // slot poll_deliver tries first
   std::uint64_t dropped_not_connected_ = 0, dropped_full_ = 0, dropped_too_big_ = 0;
+  std::uint64_t dropped_entrance_ = 0;  // refused by the entrance queue bound
 };
 
 }  // namespace ncgw::udt

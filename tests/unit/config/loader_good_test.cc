@@ -116,7 +116,8 @@ peers:
     transport: udt
     security: none
     udt: {mss: 1400, flight_flag_size: 1000, send_buffer_packets: 64, recv_buffer_packets: 128,
-          rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 32, seed: 7}
+          rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 32, seed: 7,
+          entrance_queue_ms: 25}
   - name: gw3
     endpoint: 10.0.0.3
     transport: plain
@@ -133,6 +134,7 @@ peers:
   EXPECT_EQ(u.channels, 0u);
   EXPECT_EQ(u.congestion_control, UdtCongestionControl::paudt);
   EXPECT_EQ(u.initial_window, 32u);
+  EXPECT_EQ(u.entrance_queue_ms, 25);
   EXPECT_EQ(u.seed, 7u);
   EXPECT_EQ(c.peers[1].plain.session_id, 4294967295u);
 }

@@ -58,7 +58,8 @@ peers:
     transport: udt
     security: none
     udt: {mss: 1200, flight_flag_size: 33, send_buffer_packets: 34, recv_buffer_packets: 35,
-          rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 20, seed: 0}
+          rendezvous: true, channels: 0, congestion_control: paudt, initial_window: 20, seed: 0,
+          entrance_queue_ms: "off"}
   - {name: p3, endpoint: 10.0.0.4:1, transport: plain, security: none, plain: {session_id: 99}}
 routes:
   - {prefix: "fd00:5::/48", via: p1}
