@@ -14,7 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-VARIANTS = ["udt-single", "udt-opcn", "udt-act", "e2e"]
+VARIANTS = []  # in the order the scenario lists them (filled from the results)
 
 
 def mbit(text):
@@ -33,6 +33,8 @@ def collect(doc):
     """{case: {variant: (total Mbit/s, mean RTT ms, channels at gw1 or None)}} and case params."""
     points, params = {}, {}
     for r in doc["runs"]:
+        if r["variant"] not in VARIANTS:
+            VARIANTS.append(r["variant"])
         tcp = [f for f in r["flows"] if f["type"] == "tcp" and f.get("goodput_bps")]
         total = sum(f["goodput_bps"] for f in tcp) / 1e6
         rtts = [f["mean_rtt_ms"] for f in tcp if f.get("mean_rtt_ms")]

@@ -62,14 +62,6 @@ UdtTunnelSettings parallel(TunnelRole role, const PeerAddress& peer, std::uint64
   return s;
 }
 
-double stat(const UdtTunnelCore& c, const std::string& name) {
-  for (const auto& e : c.stats()) {
-    if (e.name == name) return e.value;
-  }
-  ADD_FAILURE() << "no stat " << name;
-  return -1;
-}
-
 TEST(UdtParallel, FourChannelsCarrySixteenFlowsInOrderBothWays) {
   Link l;
   l.a = std::make_unique<UdtTunnelCore>(parallel(TunnelRole::caller, test::kB, 11, 4));
@@ -88,9 +80,9 @@ TEST(UdtParallel, FourChannelsCarrySixteenFlowsInOrderBothWays) {
   std::map<int, int> slots;
   for (std::uint16_t f = 0; f < kFlows; ++f) ++slots[l.a->slot_of(test::flow_packet(f, 0, 64))];
   EXPECT_EQ(slots.size(), 4u) << "16 flows should land on all 4 channels";
-  EXPECT_EQ(stat(*l.a, "channels_connected"), 4);
-  EXPECT_EQ(stat(*l.b, "channels_active"), 4);
-  EXPECT_EQ(stat(*l.a, "dropped_channel_lost"), 0);
+  EXPECT_EQ(test::stat(*l.a, "channels_connected"), 4);
+  EXPECT_EQ(test::stat(*l.b, "channels_active"), 4);
+  EXPECT_EQ(test::stat(*l.a, "dropped_channel_lost"), 0);
 }
 
 TEST(UdtParallel, LossOnOneChannelOnlyKeepsEveryFlowWholeAndInOrder) {
@@ -152,7 +144,7 @@ TEST(UdtParallel, ABrokenChannelIsReplacedWithoutBreakingTheOthers) {
   // What the broken channel held unacknowledged is counted; with only its ACKs cut, some of that
   // had reached the listener, so the count bounds the loss from above.
   EXPECT_GT(ab.lost, 0u);
-  EXPECT_LE(static_cast<double>(ab.lost), stat(*l.a, "dropped_channel_lost"));
+  EXPECT_LE(static_cast<double>(ab.lost), test::stat(*l.a, "dropped_channel_lost"));
 }
 
 // channels: 0. The tuner starts from OPCN of the first RTT (10 ms: 9 channels), then the RTT rises
@@ -181,13 +173,13 @@ TEST(UdtParallel, ChannelsComeAndGoWithoutLossDuplicationOrReordering) {
   EXPECT_EQ(ba.out_of_order + ba.lost, 0u);
   std::string trace;
   for (unsigned t : targets) trace += std::to_string(t) + " ";
-  std::printf("channel targets over the run: %s; flow moves %g\n", trace.c_str(), stat(*l.a, "flow_moves"));
+  std::printf("channel targets over the run: %s; flow moves %g\n", trace.c_str(), test::stat(*l.a, "flow_moves"));
   ASSERT_GE(targets.size(), 3u) << trace;
   EXPECT_EQ(targets[0], 1u);
   EXPECT_EQ(targets[1], 9u) << "OPCN(10 ms) = 2.0038 ln 10 + 4.3746 = 8.99";
-  EXPECT_GT(stat(*l.a, "flow_moves"), 0);
-  EXPECT_EQ(stat(*l.a, "dropped_channel_lost"), 0);
-  EXPECT_EQ(stat(*l.b, "dropped_channel_lost"), 0);
+  EXPECT_GT(test::stat(*l.a, "flow_moves"), 0);
+  EXPECT_EQ(test::stat(*l.a, "dropped_channel_lost"), 0);
+  EXPECT_EQ(test::stat(*l.b, "dropped_channel_lost"), 0);
 }
 
 }  // namespace

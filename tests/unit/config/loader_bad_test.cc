@@ -323,25 +323,11 @@ peers:
 )",
      "test.yaml:7:49: peers[0].udt.initial_window: initial_window 64 exceeds flight_flag_size (40)"},
     {"udt_entrance_queue_word",
-     R"(gateway: {name: gw1}
-peers:
-  - name: gw2
-    endpoint: 10.0.0.2
-    transport: udt
-    security: none
-    udt: {entrance_queue_ms: never}
-)",
-     "test.yaml:7:30: peers[0].udt.entrance_queue_ms: expected 'auto', 'off' or an integer in 1..60000, got 'never'"},
+     "gateway: {name: gw1}\npeers: [{name: gw2, endpoint: 10.0.0.2, transport: udt, security: none, udt: {entrance_queue_ms: never}}]\n",
+     "test.yaml:2:98: peers[0].udt.entrance_queue_ms: expected 'auto', 'off' or an integer in 1..60000, got 'never'"},
     {"udt_entrance_queue_zero",
-     R"(gateway: {name: gw1}
-peers:
-  - name: gw2
-    endpoint: 10.0.0.2
-    transport: udt
-    security: none
-    udt: {entrance_queue_ms: 0}
-)",
-     "test.yaml:7:30: peers[0].udt.entrance_queue_ms: expected 'auto', 'off' or an integer in 1..60000, got 0"},
+     "gateway: {name: gw1}\npeers: [{name: gw2, endpoint: 10.0.0.2, transport: udt, security: none, udt: {entrance_queue_ms: 0}}]\n",
+     "test.yaml:2:98: peers[0].udt.entrance_queue_ms: expected 'auto', 'off' or an integer in 1..60000, got 0"},
     {"udt_rendezvous_bool",
      R"(gateway: {name: gw1}
 peers:

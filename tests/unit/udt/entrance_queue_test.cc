@@ -3,9 +3,7 @@
 // `off` leaves the send buffer as the only bound (UDT4's behaviour).
 #include <gtest/gtest.h>
 
-#include <map>
 #include <memory>
-#include <string>
 
 #include "tests/unit/udt/tunnel_link.h"
 
@@ -13,33 +11,20 @@ namespace ncgw::udt {
 namespace {
 
 using namespace std::chrono_literals;
-using test::kA;
-using test::kB;
 using test::Link;
-using test::settings;
+using test::stat;
 using transport::SendResult;
 
-std::vector<std::uint8_t> packet(std::uint32_t i) {
-  std::vector<std::uint8_t> p(1000, static_cast<std::uint8_t>(i));
-  p[0] = 0x45;
-  return p;
-}
-
-double stat(const UdtTunnelCore& c, const std::string& name) {
-  for (const auto& e : c.stats()) {
-    if (e.name == name) return e.value;
-  }
-  ADD_FAILURE() << "no stat " << name;
-  return -1;
-}
+// The i-th packet of the one inner flow these tests offer (1000 bytes, `i` readable by flow_and_seq).
+std::vector<std::uint8_t> packet(std::uint32_t i) { return test::flow_packet(0, i, 1000); }
 
 // A connected pair whose caller bounds its entrance queue at `entrance_queue_ms`.
 std::unique_ptr<Link> connected_pair(int entrance_queue_ms) {
   auto l = std::make_unique<Link>();
-  auto s = settings(TunnelRole::caller, kB, 1);
+  auto s = test::settings(TunnelRole::caller, test::kB, 1);
   s.entrance_queue_ms = entrance_queue_ms;
   l->a = std::make_unique<UdtTunnelCore>(s);
-  l->b = std::make_unique<UdtTunnelCore>(settings(TunnelRole::listener, kA, 2));
+  l->b = std::make_unique<UdtTunnelCore>(test::settings(TunnelRole::listener, test::kA, 2));
   const bool up = l->run_until([&] { return l->a->channels_connected() == 1 && l->b->channels_connected() == 1; }, 2s);
   EXPECT_TRUE(up);
   return l;
@@ -111,32 +96,26 @@ TEST(UdtEntranceQueue, WhatItTakesIsDeliveredInOrder) {
   auto l = connected_pair(-1);
   int data = 0;
   l->drop_ab = [&](const std::vector<std::uint8_t>& d) { return (d[0] & 0x80) == 0 && ++data % 40 == 0; };
-  std::uint32_t offered = 0, accepted = 0, got = 0;
+  std::uint32_t offered = 0, got = 0;
   bool order = true;
   std::vector<std::uint8_t> buf(2048);
   std::vector<std::uint32_t> accepted_ids;
   for (int ms = 0; ms < 3000; ++ms) {  // 20 packets per ms: 160 Mbit/s offered
     for (int k = 0; k < 20; ++k, ++offered) {
-      auto p = packet(offered);
-      p[1] = static_cast<std::uint8_t>(offered >> 16);
-      p[2] = static_cast<std::uint8_t>(offered >> 8);
-      p[3] = static_cast<std::uint8_t>(offered);
-      if (l->a->send(p, l->now) == SendResult::accepted) accepted_ids.push_back(offered);
+      if (l->a->send(packet(offered), l->now) == SendResult::accepted) accepted_ids.push_back(offered);
     }
     l->run_until([&] {
       while (auto n = l->b->poll_deliver(buf)) {
-        const std::uint32_t id = (std::uint32_t{buf[1]} << 16) | (std::uint32_t{buf[2]} << 8) | buf[3];
-        order &= got < accepted_ids.size() && accepted_ids[got] == id && *n == 1000;
+        order &= got < accepted_ids.size() && accepted_ids[got] == test::flow_and_seq(buf).second && *n == 1000;
         ++got;
       }
       return false;
     }, 1ms);
   }
-  accepted = static_cast<std::uint32_t>(accepted_ids.size());
+  const auto accepted = static_cast<std::uint32_t>(accepted_ids.size());
   l->run_until([&] {
     while (l->b->poll_deliver(buf)) {
-      const std::uint32_t id = (std::uint32_t{buf[1]} << 16) | (std::uint32_t{buf[2]} << 8) | buf[3];
-      order &= got < accepted_ids.size() && accepted_ids[got] == id;
+      order &= got < accepted_ids.size() && accepted_ids[got] == test::flow_and_seq(buf).second;
       ++got;
     }
     return got == accepted;

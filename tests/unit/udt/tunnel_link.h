@@ -6,8 +6,10 @@
 #include <deque>
 #include <functional>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,6 +84,14 @@ inline std::vector<std::uint8_t> flow_packet(std::uint16_t flow, std::uint32_t s
   std::copy(std::begin(udp), std::end(udp), p.begin() + 20);
   for (int i = 0; i < 4; ++i) p[28 + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(seq >> (24 - 8 * i));
   return p;
+}
+
+// The value of the stat `name` of core `c` (NaN if it has none).
+inline double stat(const UdtTunnelCore& c, std::string_view name) {
+  for (const auto& e : c.stats()) {
+    if (e.name == name) return e.value;
+  }
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 // The flow and sequence number of a packet made by flow_packet.
