@@ -146,11 +146,14 @@ check_restart() {
   echo "== restart gw2 under a running iperf3 TCP session"
   # plain: longer than its 3 s peer-silence timeout. UDT's caller needs its 3 s silence limit to
   # notice a restart, and the inner TCP then waits out its backed-off RTO.
-  local outage=1 iperf_pid ping_pid silent_before silent_after
-  [ "$TRANSPORT" = plain ] && outage=5
+  # plain's run is longer: the inner TCP's RTO has backed off to 3-6 s by the time gw2 is back,
+  # and one retransmission lost soon after gw2 is back (seen once in CI, cause not traced) pushes
+  # the next to ~19 s: data again at 18.9 s of a 20 s run, two good seconds where three are asked.
+  local outage=1 duration=20 iperf_pid ping_pid silent_before silent_after
+  [ "$TRANSPORT" = plain ] && outage=5 && duration=30
   ns_bg h2 iperf3 -s -1 -p 5202
   sleep 0.5
-  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p 5202 -t 20 -i 1 -J > '$WORK/restart.json'"
+  ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p 5202 -t $duration -i 1 -J > '$WORK/restart.json'"
   iperf_pid=$LAST_PID
   sleep 3.5
   ns_bg h1 sh -c "ping -i 0.1 -c $(( (outage + 2) * 10 )) -W 1 10.2.0.2 > '$WORK/outage_ping.txt'"
@@ -172,7 +175,7 @@ d = json.load(open(sys.argv[1]))
 iv = [i["sum"]["bits_per_second"] / 1e6 for i in d["intervals"]]
 print("per-second Mbit/s:", " ".join(f"{x:.0f}" for x in iv))
 # Demand 3 good seconds in the last 8 (gw2 is down from ~4 s to ~5 s, or ~9 s for plain).
-sys.exit(0 if sum(1 for x in iv[12:] if x > 1) >= 3 else 1)
+sys.exit(0 if sum(1 for x in iv[-8:] if x > 1) >= 3 else 1)
 PY
   if [ "$TRANSPORT" = plain ]; then
     silent_after=$(counter gw1 'c["tx_while_peer_silent"]')
