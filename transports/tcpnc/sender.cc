@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "coding/header.h"
+#include "transports/common/entrance_queue.h"
 
 namespace ncgw::tcpnc {
 namespace {
@@ -227,14 +228,14 @@ bool Sender::entrance_open() const {
 }
 
 std::size_t Sender::auto_queue_limit() const {
-  constexpr std::size_t kMinQueue = 48;   // one 64 KB TSO/GSO burst of an end host (45 segments)
   const double rate = cc_->path_rate();
   const Duration min_rtt = cc_->min_rtt();
   if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
   const double budget =
-      std::chrono::duration<double>(min_rtt / 2 + std::chrono::milliseconds(10) + cc_->self_inflicted_queue_time())
+      std::chrono::duration<double>(transport::entrance_wait_budget(min_rtt) + cc_->self_inflicted_queue_time())
           .count();
-  return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), kMinQueue, kAutoQueueCapacity);
+  return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), transport::kEntranceBurstPackets,
+                                 kAutoQueueCapacity);
 }
 
 bool Sender::drop_by_aqm(TimePoint now) {

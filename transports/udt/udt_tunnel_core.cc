@@ -151,10 +151,9 @@ SendResult UdtTunnelCore::send(std::span<const std::uint8_t> ip_packet, TimePoin
 
 std::int64_t UdtTunnelCore::entrance_limit_us(const Connection& c) const {
   if (s_.entrance_queue_ms > 0) return std::int64_t{s_.entrance_queue_ms} * 1000;
-  // Half the base RTT plus 10 ms: enough for end hosts' CUBIC to keep the tunnel busy through its
-  // backoff, short enough that their RTT stays near the path's (as the TCP/NC entrance queue).
-  const std::int32_t min_rtt = c.min_rtt_us() > 0 ? c.min_rtt_us() : wire::kInitialRttUs;
-  return min_rtt / 2 + 10'000;
+  const std::int32_t min_rtt_us = c.min_rtt_us() > 0 ? c.min_rtt_us() : wire::kInitialRttUs;
+  const auto budget = transport::entrance_wait_budget(std::chrono::microseconds(min_rtt_us));
+  return std::chrono::duration_cast<std::chrono::microseconds>(budget).count();
 }
 
 bool UdtTunnelCore::entrance_full(const Connection& c, TimePoint now) const {

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "transports/common/core.h"
+#include "transports/common/entrance_queue.h"
 #include "transports/udt/channel_map.h"
 #include "transports/udt/channel_set.h"
 #include "transports/udt/channel_tuner.h"
@@ -35,8 +36,8 @@ struct UdtTunnelSettings {
   int entrance_queue_ms = -1;
 };
 
-// Packets a channel's entrance queue always takes: one 64 KB TSO/GSO burst of an end host.
-inline constexpr std::uint32_t kMinEntranceQueue = 48;
+// Packets a channel's entrance queue always takes (the transports' shared burst allowance).
+inline constexpr std::uint32_t kMinEntranceQueue = transport::kEntranceBurstPackets;
 
 // Default settings for a tunnel: message mode, 10 s peer-silence limit, 50 ms NAK floor, one
 // CUDTCC decrease per congestion epoch.
