@@ -58,8 +58,9 @@ struct TcpncSettings {
 // How a UDT tunnel comes up: `automatic` decides caller or listener from the ordered pair of
 // underlay endpoints (both gateways see it alike, whatever they call each other).
 enum class UdtRole { automatic, caller, listener, rendezvous };
-// The UDT sender's congestion control: the reference library's CUDTCC (interop) or PaUDT's window rule.
-enum class UdtCongestionControl { udt4, paudt };
+// The UDT sender's congestion control: the reference library's CUDTCC, PaUDT's window rule, or the
+// model-based controller TCP/NC uses (a sender-side choice: every one works with any UDT4 peer).
+enum class UdtCongestionControl { udt4, paudt, bbr };
 
 struct UdtSettings {
   std::uint32_t mss = 1500;                  // UDT MSS: IP packet size on the underlay (fixed; an

@@ -51,7 +51,12 @@ std::string_view to_string(UdtRole role) {
 }
 
 std::string_view to_string(UdtCongestionControl cc) {
-  return cc == UdtCongestionControl::paudt ? "paudt" : "udt4";
+  switch (cc) {
+    case UdtCongestionControl::paudt: return "paudt";
+    case UdtCongestionControl::bbr: return "bbr";
+    case UdtCongestionControl::udt4: break;
+  }
+  return "udt4";
 }
 
 std::string_view to_string(CongestionControl cc) {

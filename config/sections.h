@@ -46,8 +46,8 @@ inline constexpr std::array<std::pair<std::string_view, TransportKind>, 3> kTran
 inline constexpr std::array<std::pair<std::string_view, UdtRole>, 4> kUdtRoleNames{{
     {"auto", UdtRole::automatic}, {"caller", UdtRole::caller}, {"listener", UdtRole::listener},
     {"rendezvous", UdtRole::rendezvous}}};
-inline constexpr std::array<std::pair<std::string_view, UdtCongestionControl>, 2> kUdtCongestionNames{{
-    {"udt4", UdtCongestionControl::udt4}, {"paudt", UdtCongestionControl::paudt}}};
+inline constexpr std::array<std::pair<std::string_view, UdtCongestionControl>, 3> kUdtCongestionNames{{
+    {"udt4", UdtCongestionControl::udt4}, {"paudt", UdtCongestionControl::paudt}, {"bbr", UdtCongestionControl::bbr}}};
 inline constexpr std::array<std::pair<std::string_view, CongestionControl>, 3> kCongestionNames{{
     {"newreno", CongestionControl::newreno}, {"cubic", CongestionControl::cubic}, {"bbr", CongestionControl::bbr}}};
 inline constexpr std::array<std::pair<std::string_view, Security>, 2> kSecurityNames{{

@@ -140,8 +140,11 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
   s.conn.flight_flag_size = peer.udt.flight_flag_size;
   s.conn.send_buffer_packets = peer.udt.send_buffer_packets;
   s.conn.recv_buffer_packets = peer.udt.recv_buffer_packets;
-  s.conn.congestion_control = peer.udt.congestion_control == config::UdtCongestionControl::paudt
-                                  ? udt::CcKind::paudt : udt::CcKind::udt4;
+  switch (peer.udt.congestion_control) {
+    case config::UdtCongestionControl::udt4: s.conn.congestion_control = udt::CcKind::udt4; break;
+    case config::UdtCongestionControl::paudt: s.conn.congestion_control = udt::CcKind::paudt; break;
+    case config::UdtCongestionControl::bbr: s.conn.congestion_control = udt::CcKind::bbr; break;
+  }
   s.conn.initial_window = static_cast<std::int32_t>(peer.udt.initial_window);
   s.seed = run_seed(peer.udt.seed, gw.name, peer);
   s.entrance_queue_ms = peer.udt.entrance_queue_ms;

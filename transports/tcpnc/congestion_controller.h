@@ -1,82 +1,23 @@
-// The congestion-controller interface of the TCP/NC sender, and what the sender tells it. Two
-// families sit behind it: the model-based controller (bbr.h, the default), which paces at its
-// estimate of the path's rate and does not read masked link loss as congestion, and the
-// window-based NewReno / CUBIC (window_controller.h), which paper 002's scenarios use.
+// TCP/NC's view of the shared congestion-controller interface (transports/common): the names the
+// sender uses, and the factory that builds the controller a sender's settings select.
 #pragma once
-#include <cstdint>
 #include <memory>
-#include <optional>
-#include <vector>
 
-#include "transports/common/core.h"
-#include "transports/common/time.h"
-#include "transports/tcpnc/delivery_rate.h"
+#include "transports/common/congestion_controller.h"
+#include "transports/common/delivery_rate.h"
 
 namespace ncgw::tcpnc {
 
-// Which congestion controller a sender runs.
-enum class CcAlgorithm : std::uint8_t { kNewReno, kCubic, kBbr };
+using transport::AckEvent;
+using transport::CcAlgorithm;
+using transport::CongestionController;
+using transport::ControllerSettings;
+using transport::DeliveryRateSampler;
+using transport::DeliverySnapshot;
+using transport::RateSample;
 
-// What one ACK told the controller (after the sender processed it).
-struct AckEvent {
-  TimePoint now{};
-  std::uint32_t acked = 0;           // transmissions newly acknowledged that were in flight
-  std::uint32_t lost = 0;            // transmissions newly declared lost by this ACK
-  std::optional<RateSample> sample;  // delivery-rate sample (absent if nothing was acknowledged)
-  std::optional<Duration> rtt;       // path RTT sample (the receiver's ACK delay removed)
-  Duration srtt{};                   // smoothed RTT (RFC 6298)
-  std::uint32_t in_flight = 0;       // transmissions in flight after the ACK
-  std::uint64_t delivered = 0;       // transmissions acknowledged since the session began
-  double loss_burst = 1.0;           // mean loss-burst length the coding layer's estimator sees
-};
-
-// The sender's congestion controller: how many transmissions may be in flight, and how fast they
-// may leave.
-class CongestionController {
- public:
-  virtual ~CongestionController() = default;
-  // A transmission sent at `sent` was acknowledged at `now` (called per transmission, before the
-  // ACK's on_ack; window controllers grow here).
-  virtual void on_packet_acked(TimePoint sent, TimePoint now, Duration srtt) = 0;
-  // The whole ACK, once processed.
-  virtual void on_ack(const AckEvent& e) = 0;
-  // A transmission left at `now` with `in_flight` already in flight before it.
-  virtual void on_sent(TimePoint now, std::uint32_t in_flight) = 0;
-  // A coding window still missed degrees of freedom after all its planned combinations were
-  // resolved (it needs a coded retransmission round); its last planned one left at `sent`.
-  virtual void on_cw_failure(TimePoint sent, TimePoint now) = 0;
-  // Retransmission timeout: everything in flight was declared lost.
-  virtual void on_rto(TimePoint now) = 0;
-  // Forgets everything (new session).
-  virtual void reset() = 0;
-  // Transmissions allowed in flight.
-  virtual double cwnd() const = 0;
-  // Transmissions per second the sender paces at; 0 means unpaced (window-limited only).
-  virtual double pacing_rate() const = 0;
-  // Estimated rate at which the path drains transmissions (per second; 0 while unknown).
-  virtual double path_rate() const = 0;
-  // The path's minimum RTT as the controller tracks it (zero while unknown).
-  virtual Duration min_rtt() const = 0;
-  // How long the controller is deliberately sending below the path rate (BBR's ProbeRTT): the
-  // entrance queue then holds that much more traffic and its AQM stands aside, so the end hosts
-  // do not pay for the controller's own probe with drops. Zero otherwise.
-  virtual Duration self_inflicted_queue_time() const { return Duration::zero(); }
-  // Congestion responses so far (window reductions; for the model-based controller, rounds whose
-  // loss exceeded what the link-loss model expects, and timeouts).
-  virtual std::uint64_t events() const = 0;
-  // Appends the controller's own figures (names prefixed by the caller's conventions) to `out`.
-  virtual void stats(std::vector<transport::StatEntry>& out) const = 0;
-};
-
-// Settings every controller takes.
-struct ControllerSettings {
-  CcAlgorithm algorithm = CcAlgorithm::kBbr;
-  double initial_cwnd = 10;      // packets (RFC 6928)
-  double cwnd_cap = 8192;        // packets: the configured upper limit, or the memory bound
-  std::uint64_t seed = 1;        // randomises the bandwidth-probing phase (model-based controller)
-};
-
-// Builds the controller `s.algorithm` names (allocates once, at sender construction).
+// Builds the controller `s.algorithm` names (allocates once, at sender construction): the
+// model-based one (transports/common/bbr.h) or NewReno / CUBIC (window_controller.h).
 std::unique_ptr<CongestionController> make_controller(const ControllerSettings& s);
 
 }  // namespace ncgw::tcpnc

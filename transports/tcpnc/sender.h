@@ -21,7 +21,7 @@
 #include "transports/tcpnc/codel.h"
 #include "transports/tcpnc/congestion_controller.h"
 #include "transports/tcpnc/cw_book.h"
-#include "transports/tcpnc/delivery_rate.h"
+#include "transports/common/delivery_rate.h"
 #include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/packet_queue.h"

@@ -3,7 +3,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "transports/tcpnc/bbr.h"
+#include "transports/common/bbr.h"
 
 namespace ncgw::tcpnc {
 
@@ -21,7 +21,7 @@ void WindowController::stats(std::vector<transport::StatEntry>& out) const {
 }
 
 std::unique_ptr<CongestionController> make_controller(const ControllerSettings& s) {
-  if (s.algorithm == CcAlgorithm::kBbr) return std::make_unique<BbrController>(s);
+  if (s.algorithm == CcAlgorithm::kBbr) return std::make_unique<transport::BbrController>(s);
   return std::make_unique<WindowController>(s);
 }
 

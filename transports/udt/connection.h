@@ -121,6 +121,8 @@ class Connection {
   SocketType type() const { return settings_.type; }
   std::int32_t isn() const { return isn_; }
   ConnStats stats() const;
+  // The model-based controller when `congestion_control` is bbr and the connection is up, else null.
+  const transport::BbrController* bbr() const { return cc_.bbr(); }
 
  private:
   // handshake (connection_handshake.cc)
@@ -137,6 +139,8 @@ class Connection {
   void on_ack(const Packet& p, TimePoint now);
   void on_nak(const Packet& p, TimePoint now);
   bool has_data_to_send() const;
+  // Packets sent and neither acknowledged nor waiting in the loss list.
+  std::uint32_t packets_in_flight() const;
   bool window_open() const;
   void schedule_next(bool probe, TimePoint now);
   std::size_t write_data(std::span<std::uint8_t> out, std::int32_t s, std::uint32_t off, TimePoint now);

@@ -148,8 +148,8 @@ void Connection::establish(std::int32_t peer_isn, std::int32_t peer_id, std::int
   rcv_last_ack_ = rcv_last_ack_ack_ = peer_isn & wire::kMaxSeqNo;
   snd_last_ack_ = snd_last_data_ack_ = isn_;
   snd_curr_seq_ = seq::dec(isn_);
-  cc_.init(settings_.congestion_control, snd_curr_seq_, flow_window_, static_cast<std::int32_t>(mss_),
-           settings_.initial_window, us(now), seed_, settings_.max_decreases_per_epoch);
+  cc_.init({settings_.congestion_control, snd_curr_seq_, flow_window_, static_cast<std::int32_t>(mss_),
+            settings_.initial_window, now, seed_, settings_.max_decreases_per_epoch, settings_.send_buffer_packets});
   last_rsp_us_ = last_heard_us_ = last_full_ack_us_ = us(now);
   next_ack_us_ = us(now) + wire::kSynUs;
   arrival_.reset(us(now));

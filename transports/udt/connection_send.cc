@@ -25,6 +25,11 @@ bool Connection::window_open() const {
   return cwnd >= seq::len(snd_last_ack_, seq::inc(snd_curr_seq_));
 }
 
+std::uint32_t Connection::packets_in_flight() const {
+  const std::int32_t sent = seq::len(snd_last_data_ack_, seq::inc(snd_curr_seq_)) - 1;
+  return static_cast<std::uint32_t>(std::max<std::int64_t>(0, std::int64_t{sent} - sloss_.size()));
+}
+
 bool Connection::has_data_to_send() const {
   return state_ == ConnState::connected && (!sloss_.empty() || (sbuf_.has_unsent() && window_open()));
 }
@@ -69,17 +74,25 @@ std::optional<std::size_t> Connection::pack_data(std::span<std::uint8_t> out, Ti
     const std::int32_t off = seq::off(snd_last_data_ack_, *lost);
     if (off < 0 || static_cast<std::uint32_t>(off) >= sbuf_.unsent_offset()) continue;
     if (drop_expired(*lost, static_cast<std::uint32_t>(off), now)) continue;
+    const std::uint32_t in_flight = packets_in_flight();
     const std::size_t len = write_data(out, *lost, static_cast<std::uint32_t>(off), now);
     if (len == 0) return std::nullopt;
+    cc_.on_sent(*lost, now, in_flight, true);
     ++st_.retransmitted;
     schedule_next(false, now);
     return len;
   }
-  if (!sbuf_.has_unsent() || !window_open()) return std::nullopt;
+  if (!window_open()) return std::nullopt;
+  if (!sbuf_.has_unsent()) {
+    cc_.on_app_limited(packets_in_flight());  // the window allowed more than there was to send
+    return std::nullopt;
+  }
   const std::int32_t s = seq::inc(snd_curr_seq_);
   const std::uint32_t off = sbuf_.unsent_offset();
+  const std::uint32_t in_flight = packets_in_flight();
   const std::size_t len = write_data(out, s, off, now);
   if (len == 0) return std::nullopt;
+  cc_.on_sent(s, now, in_flight, false);
   snd_curr_seq_ = s;
   cc_.set_snd_curr_seq(s);
   sbuf_.mark_sent();
@@ -111,6 +124,7 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
   const std::int32_t offset = seq::off(snd_last_data_ack_, a->ack);
   if (offset <= 0) return;  // repeated ACK
   sbuf_.ack(static_cast<std::uint32_t>(offset));
+  const std::int32_t previous_ack = snd_last_data_ack_;
   snd_last_data_ack_ = a->ack;
   sloss_.remove_upto(seq::dec(a->ack));
   update_rtt(a->rtt_us, now);
@@ -123,7 +137,7 @@ void Connection::on_ack(const Packet& p, TimePoint now) {
     cc_.set_rcv_rate(delivery_rate_);
     cc_.set_bandwidth(bandwidth_);
   }
-  cc_.on_ack(a->ack, us(now));
+  cc_.on_ack(previous_ack, a->ack, now, packets_in_flight(), a->words == 6 ? a->arrival_rate : 0, a->rtt_us);
   ++st_.acks_received;
 }
 
@@ -136,8 +150,10 @@ void Connection::on_nak(const Packet& p, TimePoint now) {
     if (seq::cmp(a, b) > 0 || seq::cmp(b, snd_curr_seq_) > 0) return false;
     if (seq::cmp(a, snd_last_ack_) >= 0) {
       fresh += sloss_.insert(a, b);
+      cc_.on_loss_range(a, b);
     } else if (seq::cmp(b, snd_last_ack_) >= 0) {
       fresh += sloss_.insert(snd_last_ack_, b);
+      cc_.on_loss_range(snd_last_ack_, b);
     }
     return true;
   });

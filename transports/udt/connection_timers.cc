@@ -36,7 +36,7 @@ void Connection::check_exp(TimePoint now) {
     if (seq::inc(snd_curr_seq_) != snd_last_ack_ && sloss_.empty()) {
       st_.snd_loss += sloss_.insert(snd_last_ack_, snd_curr_seq_);  // resend all unacknowledged
     }
-    cc_.on_timeout();
+    cc_.on_timeout(now);
     next_send_ns_ = std::min(next_send_ns_, transport::ns_since_epoch(now));
   } else {
     queue_control(wire::ControlType::keepalive, 0, {});

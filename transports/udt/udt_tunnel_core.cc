@@ -227,7 +227,7 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
     const ConnStats c = set_.conn(slot)->stats();
     with_data += c.sent + c.received > 0 ? 1 : 0;
   });
-  return {
+  std::vector<transport::StatEntry> out{
       {"connected", set_.connected_mask() != 0 ? 1.0 : 0.0},
       {"channels_connected", static_cast<double>(channels_connected())},
       {"channels_with_data", static_cast<double>(with_data)},
@@ -265,6 +265,28 @@ std::vector<transport::StatEntry> UdtTunnelCore::stats() const {
       {"mss_bytes", static_cast<double>(s_.conn.mss)},
       {"mss_rule_bytes", mss_rule_bytes(st)},
   };
+  if (s_.conn.congestion_control == CcKind::bbr) append_bbr_stats(out, payload);
+  return out;
+}
+
+void UdtTunnelCore::append_bbr_stats(std::vector<transport::StatEntry>& out, double payload) const {
+  double rate_pps = 0, min_rtt_ms = 0;
+  int startup = 0, probe_rtt = 0, n = 0;
+  for_each_slot(set_.connected_mask(), [&](int slot) {
+    const transport::BbrController* b = set_.conn(slot)->bbr();
+    if (b == nullptr) return;
+    using Mode = transport::BbrController::Mode;
+    rate_pps += b->bw();
+    const double rtt = std::chrono::duration<double, std::milli>(b->min_rtt()).count();
+    min_rtt_ms = n == 0 ? rtt : std::min(min_rtt_ms, rtt);
+    startup += b->mode() == Mode::kStartup ? 1 : 0;
+    probe_rtt += b->mode() == Mode::kProbeRtt ? 1 : 0;
+    ++n;
+  });
+  out.push_back({"bbr_path_rate_mbps", rate_pps * payload * 8 / 1e6});  // summed over channels
+  out.push_back({"bbr_min_rtt_ms", min_rtt_ms});                        // smallest over channels
+  out.push_back({"bbr_channels_in_startup", static_cast<double>(startup)});
+  out.push_back({"bbr_channels_in_probe_rtt", static_cast<double>(probe_rtt)});
 }
 
 }  // namespace ncgw::udt

@@ -71,6 +71,8 @@ class UdtTunnelCore final : public transport::Core {
   int slot_of(std::span<const std::uint8_t> ip_packet) const;
 
  private:
+  // Status figures of the model-based controller across the connected channels (`bbr` only).
+  void append_bbr_stats(std::vector<transport::StatEntry>& out, double payload) const;
   // True on the side that opens the channels (caller or rendezvous).
   bool calls() const { return s_.role != TunnelRole::listener; }
   // Paper 000 eq. 15 from the connection's measurements, capped by the MSS in use.

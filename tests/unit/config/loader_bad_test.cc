@@ -309,9 +309,9 @@ peers:
     endpoint: 10.0.0.2
     transport: udt
     security: none
-    udt: {congestion_control: bbr}
+    udt: {congestion_control: cubic}
 )",
-     "test.yaml:7:31: peers[0].udt.congestion_control: expected one of udt4, paudt, got 'bbr'"},
+     "test.yaml:7:31: peers[0].udt.congestion_control: expected one of udt4, paudt, bbr, got 'cubic'"},
     {"udt_initial_window_over_flight_flag",
      R"(gateway: {name: gw1}
 peers:

@@ -139,6 +139,20 @@ peers:
   EXPECT_EQ(c.peers[1].plain.session_id, 4294967295u);
 }
 
+TEST(config_good, UdtCongestionControlNamesEachController) {
+  const GatewayConfig c = load_ok(R"(
+gateway: {name: gw1}
+peers:
+  - {name: gw2, endpoint: 10.0.0.2, transport: udt, security: none}
+  - {name: gw3, endpoint: 10.0.0.3, transport: udt, security: none, udt: {congestion_control: bbr}}
+  - {name: gw4, endpoint: 10.0.0.4, transport: udt, security: none, udt: {congestion_control: udt4}}
+)");
+  ASSERT_EQ(c.peers.size(), 3u);
+  EXPECT_EQ(c.peers[0].udt.congestion_control, UdtCongestionControl::udt4);  // the default
+  EXPECT_EQ(c.peers[1].udt.congestion_control, UdtCongestionControl::bbr);
+  EXPECT_EQ(c.peers[2].udt.congestion_control, UdtCongestionControl::udt4);
+}
+
 TEST(config_good, UdtMssIsAutoByDefaultAndNeverAboveTheUnderlay) {
   const GatewayConfig c = load_ok(R"(
 gateway: {name: gw1}

@@ -9,15 +9,17 @@
 #include <utility>
 
 #include "transports/common/windowed_filter.h"
-#include "transports/tcpnc/bbr.h"
+#include "transports/common/bbr.h"
 #include "transports/tcpnc/codel.h"
-#include "transports/tcpnc/delivery_rate.h"
+#include "transports/tcpnc/congestion_controller.h"
+#include "transports/common/delivery_rate.h"
 #include "transports/tcpnc/pacer.h"
 
 namespace ncgw::tcpnc {
 namespace {
 
 using namespace std::chrono_literals;
+using transport::BbrController;
 
 TimePoint at(Duration d) { return TimePoint(d); }
 

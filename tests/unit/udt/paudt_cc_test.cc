@@ -89,13 +89,18 @@ TEST(PaudtCc, WindowNeverExceedsTheFlowWindowAndPacesOverTheRtt) {
 
 TEST(RateControl, SelectsTheControllerAndTheInitialWindow) {
   RateControl r;
-  r.init(CcKind::udt4, 999, 8192, 1500, 32, 0, 1, 5);
+  r.init({CcKind::udt4, 999, 8192, 1500, 32, {}, 1, 5});
   EXPECT_EQ(r.cwnd(), 32);
   EXPECT_TRUE(r.slow_start());
   EXPECT_EQ(r.ssthresh(), 0);
-  r.init(CcKind::paudt, 999, 8192, 1500, 16, 0, 1, 5);
+  r.init({CcKind::paudt, 999, 8192, 1500, 16, {}, 1, 5});
   EXPECT_EQ(r.cwnd(), 16);
   EXPECT_EQ(r.ssthresh(), 16);
+  EXPECT_EQ(r.bbr(), nullptr);
+  r.init({CcKind::bbr, 999, 8192, 1500, 24, {}, 1, 5, 1024});
+  EXPECT_EQ(r.cwnd(), 24);
+  EXPECT_TRUE(r.slow_start());
+  ASSERT_NE(r.bbr(), nullptr);
 }
 
 }  // namespace

@@ -1,10 +1,10 @@
-#include "transports/tcpnc/bbr.h"
+#include "transports/common/bbr.h"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-namespace ncgw::tcpnc {
+namespace ncgw::transport {
 namespace {
 
 using namespace std::chrono_literals;
@@ -142,16 +142,23 @@ void BbrController::end_round(const AckEvent& e) {
 }
 
 void BbrController::update_bw(const AckEvent& e) {
-  if (!e.sample || !e.sample->valid) return;
-  // The transmissions the path carried over the interval: those delivered plus those the link lost
-  // after carrying them, the latter bounded by what the link-loss model expects (with 25% slack):
-  // losses beyond it may be drops before the bottleneck (congestion), which it never carried.
-  const double el = std::min(link_loss(), kMaxCorrectedLoss);
-  const double delivered = static_cast<double>(e.sample->delivered);
-  const double expected_lost = delivered * el / (1 - el) * 1.25 + (el > 0 ? 1 : 0);
-  const double carried = delivered + std::min(static_cast<double>(e.sample->lost), expected_lost);
-  const double rate = carried / std::chrono::duration<double>(e.sample->interval).count();
-  if (!e.sample->app_limited || rate >= bw()) max_bw_.update(rate, round_count_);
+  double rate = 0;
+  if (e.sample && e.sample->valid) {
+    // The transmissions the path carried over the interval: those delivered plus those the link
+    // lost after carrying them, the latter bounded by what the link-loss model expects (with 25%
+    // slack): losses beyond it may be drops before the bottleneck (congestion), never carried.
+    const double el = std::min(link_loss(), kMaxCorrectedLoss);
+    const double delivered = static_cast<double>(e.sample->delivered);
+    const double expected_lost = delivered * el / (1 - el) * 1.25 + (el > 0 ? 1 : 0);
+    const double carried = delivered + std::min(static_cast<double>(e.sample->lost), expected_lost);
+    rate = carried / std::chrono::duration<double>(e.sample->interval).count();
+  }
+  // A rate measured where the packets arrive (after any loss on the way, from the spacing of
+  // arrivals: a sparse loss leaves the median spacing) is already the rate the path carried.
+  if (e.arrival_rate) rate = std::max(rate, *e.arrival_rate);
+  if (rate <= 0) return;
+  const bool app_limited = e.sample && e.sample->app_limited;
+  if (!app_limited || rate >= bw()) max_bw_.update(rate, round_count_);
 }
 
 void BbrController::check_full_pipe(const AckEvent& e) {
@@ -284,4 +291,4 @@ void BbrController::stats(std::vector<transport::StatEntry>& out) const {
   out.push_back({"cw_failures", static_cast<double>(cw_failures_)});
 }
 
-}  // namespace ncgw::tcpnc
+}  // namespace ncgw::transport

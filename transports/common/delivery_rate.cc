@@ -1,9 +1,9 @@
-#include "transports/tcpnc/delivery_rate.h"
+#include "transports/common/delivery_rate.h"
 
 #include <algorithm>
 #include <chrono>
 
-namespace ncgw::tcpnc {
+namespace ncgw::transport {
 
 double RateSample::rate() const {
   const double s = std::chrono::duration<double>(interval).count();
@@ -45,4 +45,4 @@ void DeliveryRateSampler::mark_app_limited(std::uint32_t in_flight) {
   app_limited_until_ = std::max<std::uint64_t>(delivered_ + in_flight, 1);
 }
 
-}  // namespace ncgw::tcpnc
+}  // namespace ncgw::transport

@@ -9,10 +9,7 @@
 
 #include "transports/common/time.h"
 
-namespace ncgw::tcpnc {
-
-using transport::Duration;
-using transport::TimePoint;
+namespace ncgw::transport {
 
 // What the sampler remembers per transmission (stored with the sender's record of it).
 struct DeliverySnapshot {
@@ -69,4 +66,4 @@ class DeliveryRateSampler {
   Duration send_elapsed_{}, ack_elapsed_{};
 };
 
-}  // namespace ncgw::tcpnc
+}  // namespace ncgw::transport

@@ -1,26 +1,27 @@
-// The TCP/NC tunnel's model-based congestion controller, in the BBR family (BBR v1's state machine
-// with the pacing and probing gains of the IETF BBR drafts; written for this tunnel, not a port).
-// It estimates the path's rate (windowed maximum of delivery-rate samples over 10 round trips) and
-// its minimum RTT (10 s window), paces at the rate and bounds what is in flight by twice their
-// product. What differs from TCP's BBR, because the coding layer masks link loss:
+// The tunnels' model-based congestion controller (TCP/NC's default; UDT's `bbr`), in the BBR
+// family (BBR v1's state machine with the pacing and probing gains of the IETF BBR drafts; written
+// for these tunnels, not a port). It estimates the path's rate (windowed maximum of delivery-rate
+// samples over 10 round trips) and its minimum RTT (10 s window), paces at the rate and bounds what
+// is in flight by twice their product. What differs from TCP's BBR, because the transport repairs
+// link loss (TCP/NC by coding, UDT by retransmission) before the end hosts see it:
 // - Delivery-rate samples count what arrived; a link that loses a share e after the bottleneck
 //   arrives at (1 - e) of the rate it carried. The path rate is therefore the sample divided by
 //   (1 - e_link), with e_link the loss measured in round trips without a standing queue (loss with
 //   an empty queue is the link's, not congestion's). Loss measured while a queue stands is not used:
 //   if it were, the controller's own overshoot would raise its estimate.
 // - Congestion is: queueing delay (the smallest RTT of a round above 1.15 min RTT + 1 ms, then
-//   cruising drains at gain 0.9; in an application-limited start-up two such rounds end it), a rate plateau (start-up
-//   ends when the rate stops growing),
-//   and loss in a round beyond what e_link predicts (start-up ends, an up-probe ends, counted).
-//   A coding window that needs a coded retransmission is not congestion: no rate cut.
+//   cruising drains at gain 0.9; in an application-limited start-up two such rounds end it), a
+//   rate plateau (start-up ends when the rate stops growing), and loss in a round beyond what
+//   e_link predicts (start-up ends, an up-probe ends, counted). A coding window that needs a coded
+//   retransmission, or a packet UDT retransmits, is not congestion: no rate cut.
 #pragma once
 #include <cstdint>
 
 #include "transports/common/rng.h"
 #include "transports/common/windowed_filter.h"
-#include "transports/tcpnc/congestion_controller.h"
+#include "transports/common/congestion_controller.h"
 
-namespace ncgw::tcpnc {
+namespace ncgw::transport {
 
 // The model-based controller (CcAlgorithm::kBbr).
 class BbrController : public CongestionController {
@@ -110,4 +111,4 @@ class BbrController : public CongestionController {
   std::uint64_t events_ = 0, excess_loss_rounds_ = 0, cw_failures_ = 0, probe_rtt_count_ = 0;
 };
 
-}  // namespace ncgw::tcpnc
+}  // namespace ncgw::transport
