@@ -53,6 +53,11 @@ bool SocketAddress::same_endpoint(const SocketAddress& other) const {
          std::memcmp(&a6->sin6_addr, &b6->sin6_addr, sizeof(in6_addr)) == 0;
 }
 
+std::uint16_t SocketAddress::port() const {
+  if (family() == AF_INET6) return ntohs(reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_port);
+  return ntohs(reinterpret_cast<const sockaddr_in*>(&storage)->sin_port);
+}
+
 std::string SocketAddress::to_string() const {
   char text[INET6_ADDRSTRLEN] = {};
   in_addr a4{};

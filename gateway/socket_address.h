@@ -24,6 +24,8 @@ struct SocketAddress {
   std::string to_string() const;
   // The family (AF_INET or AF_INET6).
   int family() const { return storage.ss_family; }
+  // The port, in host order.
+  std::uint16_t port() const;
 };
 
 }  // namespace ncgw::gateway

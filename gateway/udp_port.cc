@@ -69,17 +69,22 @@ bool gso_refused(int error) { return error == EIO || error == EINVAL || error ==
 
 }  // namespace
 
-UdpPort::UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads)
-    : gso_(offloads), tx_buf_(kBatch) {
-  const SocketAddress local = SocketAddress::from(address, port);
+UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blocked)
+    : gso_(offloads), when_blocked_(when_blocked), tx_buf_(kBatch) {
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "udp socket " + local_name_);
-  tune_socket(fd_, address.v6);
+  tune_socket(fd_, local.family() == AF_INET6);
   if (::bind(fd_, reinterpret_cast<const sockaddr*>(&local.storage), local.length) < 0) {
     const int err = errno;
     ::close(fd_);
     throw std::system_error(err, std::generic_category(), "bind udp " + local_name_);
+  }
+  SocketAddress bound;
+  bound.length = sizeof bound.storage;
+  if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&bound.storage), &bound.length) == 0) {
+    local_name_ = bound.to_string();
+    local_port_ = bound.port();
   }
   int on = 1;
   gro_ = offloads && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
@@ -140,6 +145,7 @@ void UdpPort::add_received(std::size_t m, std::size_t length, std::size_t segmen
 
 std::span<std::uint8_t> UdpPort::send_slot() {
   if (tx_count_ == kBatch) flush();
+  if (tx_count_ == kBatch) return {};  // every slot held for a full socket buffer
   return {tx_buf_[tx_count_].data(), kMaxDatagram};
 }
 
@@ -184,11 +190,24 @@ std::size_t UdpPort::flush() {
     count[n++] = j - i;
     i = j;
   }
+  held_from_ = tx_count_;
   const std::size_t refused = send_messages(msgs.data(), first.data(), count.data(), n);
+  const std::size_t kept = tx_count_ - held_from_;
   send_errors_ += refused;
-  batches_.datagrams_sent += tx_count_ - refused;
-  tx_count_ = 0;
+  batches_.datagrams_sent += tx_count_ - refused - kept;
+  held_ = kept > 0;
+  if (held_) keep_unsent(held_from_);
+  else tx_count_ = 0;
   return refused;
+}
+
+void UdpPort::keep_unsent(std::size_t from) {
+  for (std::size_t k = from; k < tx_count_; ++k) {
+    std::swap(tx_buf_[k - from], tx_buf_[k]);
+    tx_len_[k - from] = tx_len_[k];
+    tx_to_[k - from] = tx_to_[k];
+  }
+  tx_count_ -= from;
 }
 
 std::size_t UdpPort::send_messages(mmsghdr* msgs, const std::size_t* first, const std::size_t* count, std::size_t n) {
@@ -202,6 +221,11 @@ std::size_t UdpPort::send_messages(mmsghdr* msgs, const std::size_t* first, cons
       continue;
     }
     if (r < 0 && errno == EINTR) continue;
+    const bool full = r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS);
+    if (full && when_blocked_ == WhenBlocked::hold) {
+      held_from_ = first[sent];  // these and the rest wait for room
+      return refused;
+    }
     if (count[sent] > 1 && gso_refused(errno)) {
       spdlog::warn("udp {}: the kernel refused a GSO send ({}); sending datagram by datagram", local_name_,
                    std::strerror(errno));

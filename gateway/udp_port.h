@@ -28,15 +28,24 @@ inline constexpr std::size_t kMaxReceived = kGroMessages * 64;
 inline constexpr std::size_t kMaxGsoSegments = 64;
 inline constexpr std::size_t kMaxGsoBytes = 65000;
 
+// What a port does with datagrams the kernel cannot take now (its send buffer is full).
+enum class WhenBlocked : std::uint8_t {
+  drop,  // count them as refused and go on (the daemon: its transports recover losses)
+  hold,  // keep them queued, in order; blocked() says so until a flush gets them out
+};
+
 // A bound, non-blocking UDP socket with batch buffers.
 class UdpPort {
  public:
-  // Binds `address`:`port` (IPv4 or IPv6 literal) with IP_PMTUDISC_DO and large buffers. With
-  // `offloads`, sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the
-  // link capacity from the arrival gap of packet pairs: a GSO send reaches a local peer as one
-  // buffer (no gap), and datagrams merged by GRO share one arrival time.
+  // Binds `local` (port 0: any free port) with IP_PMTUDISC_DO and large buffers. With `offloads`,
+  // sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the link
+  // capacity from the arrival gap of packet pairs: a GSO send reaches a local peer as one buffer
+  // (no gap), and datagrams merged by GRO share one arrival time.
   // Throws std::system_error naming the address on failure.
-  UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads = false);
+  explicit UdpPort(const SocketAddress& local, bool offloads = false, WhenBlocked when_blocked = WhenBlocked::drop);
+  // The same for `address`:`port` from a configuration.
+  UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads = false)
+      : UdpPort(SocketAddress::from(address, port), offloads) {}
   ~UdpPort();
   UdpPort(const UdpPort&) = delete;
   UdpPort& operator=(const UdpPort&) = delete;
@@ -56,15 +65,21 @@ class UdpPort {
   // True if the i-th datagram was larger than kMaxDatagram (cut by the kernel: to be dropped).
   bool truncated(std::size_t i) const { return rx_truncated_[rx_[i].message]; }
 
-  // A free send slot to fill (kMaxDatagram bytes), or an empty span if the batch is full.
+  // A free send slot to fill (kMaxDatagram bytes), or an empty span while datagrams are held
+  // (WhenBlocked::hold) and fill every slot.
   std::span<std::uint8_t> send_slot();
   // Commits the slot returned by send_slot() with `length` bytes for `to`; flushes when full.
   void commit_send(std::size_t length, const SocketAddress& to);
-  // Sends every committed datagram (sendmmsg); returns the number the kernel refused.
+  // Sends every committed datagram (sendmmsg); returns the number the kernel refused. With
+  // WhenBlocked::hold, those it could not take for lack of buffer space stay queued instead.
   std::size_t flush();
+  // True while datagrams are held (WhenBlocked::hold): wait until the socket is writable, flush.
+  bool blocked() const { return held_; }
 
   int fd() const { return fd_; }
   const std::string& local_name() const { return local_name_; }
+  // The bound port (the one the kernel chose when asked for port 0).
+  std::uint16_t local_port() const { return local_port_; }
   std::uint64_t send_errors() const { return send_errors_; }   // datagrams the kernel refused
   std::uint64_t receive_errors() const { return receive_errors_; }
   std::uint64_t truncated() const { return truncated_; }   // datagrams cut by the kernel (MSG_TRUNC)
@@ -92,9 +107,15 @@ class UdpPort {
   std::size_t send_messages(mmsghdr* msgs, const std::size_t* first, const std::size_t* count, std::size_t n);
   // Sends committed datagrams [first, first + count) one message each; returns datagrams refused.
   std::size_t send_singly(std::size_t first, std::size_t count);
+  // Moves committed datagrams [from, tx_count_) to the front of the send slots (WhenBlocked::hold).
+  void keep_unsent(std::size_t from);
 
   int fd_ = -1;
   std::string local_name_;
+  std::uint16_t local_port_ = 0;
+  WhenBlocked when_blocked_ = WhenBlocked::drop;
+  bool held_ = false;
+  std::size_t held_from_ = 0;   // the first datagram the last send could not hand over (hold mode)
   bool gso_ = false;
   bool gro_ = false;
   std::size_t rx_stride_ = kMaxDatagram;   // bytes per receive message: 64 KiB with GRO

@@ -1,27 +1,27 @@
-// A plain UDP socket loop around a UDT Endpoint (for the ncgw-udt tool, interop tests and
-// benchmarks): nonblocking socket, batched recvmmsg/sendmmsg, ppoll with nanosecond deadlines from
-// the endpoint, the steady clock as core time. The protocol stays in transports/udt.
+// A socket loop around a UDT Endpoint (for the ncgw-udt tool, interop tests and benchmarks): the
+// daemon's own UDP port (gateway/udp_port.h: batched recvmmsg/sendmmsg, kernel arrival times,
+// datagrams held rather than dropped when the socket buffer is full), ppoll with nanosecond
+// deadlines from the endpoint, the steady clock as core time. The protocol stays in transports/udt.
 #pragma once
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <span>
-#include <vector>
 
+#include "gateway/udp_port.h"
 #include "transports/udt/endpoint.h"
 
 namespace ncgw::udt {
 
 class UdpDriver {
  public:
-  // Binds a UDP socket to `bind` (port 0: any) for `ep`; throws std::runtime_error on failure.
+  // Binds a UDP socket to `bind` (port 0: any) for `ep`; throws std::system_error on failure.
   UdpDriver(Endpoint& ep, const PeerAddress& bind);
-  ~UdpDriver();
   UdpDriver(const UdpDriver&) = delete;
   UdpDriver& operator=(const UdpDriver&) = delete;
 
   // The bound local port.
-  std::uint16_t local_port() const { return port_; }
+  std::uint16_t local_port() const { return port_.local_port(); }
   // Core time now (steady clock).
   static TimePoint now();
   // Runs the loop, calling step(now) every iteration, until step returns true or `timeout` passes;
@@ -35,25 +35,18 @@ class UdpDriver {
   using ReceiveFilter = std::function<bool(std::span<const std::uint8_t>, TimePoint)>;
   void set_receive_filter(ReceiveFilter drop) { receive_filter_ = std::move(drop); }
   // Datagrams sent and received so far.
-  std::uint64_t sent() const { return sent_; }
-  std::uint64_t received() const { return received_; }
+  std::uint64_t sent() const { return port_.batches().datagrams_sent; }
+  std::uint64_t received() const { return port_.batches().datagrams_received; }
 
  private:
   void receive_all(TimePoint now);
+  // Hands what the endpoint has to send to the port; false if the socket buffer is full.
   bool transmit_all(TimePoint now);
   void wait(TimePoint now, int extra_fd, bool want_write);
 
   Endpoint& ep_;
-  int fd_ = -1;
-  std::uint16_t port_ = 0;
-  bool v6_ = false;
-  std::vector<std::uint8_t> rx_;
-  std::vector<std::uint8_t> tx_;
-  std::uint64_t sent_ = 0, received_ = 0;
+  gateway::UdpPort port_;
   ReceiveFilter receive_filter_;
-  // a datagram that met EAGAIN, sent first next time
-  std::size_t pending_len_ = 0;
-  PeerAddress pending_to_;
 };
 
 }  // namespace ncgw::udt

@@ -118,5 +118,24 @@ TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
   EXPECT_EQ(receive(receiver, sent.size(), address_of(sender)), sent);
 }
 
+// A port bound to port 0 reports the port the kernel chose; a port that holds datagrams for a
+// full socket buffer (the UDT tool's) sends like any other while there is room, in order.
+// (The hold path itself needs a socket buffer that stays full, which loopback never gives: the
+// kernel frees a datagram's buffer as soon as it reaches the receiving socket.)
+TEST(UdpPort, BindsAnyPortAndHoldingPortsSendInOrder) {
+  const SocketAddress any = SocketAddress::from(loopback(), 0);
+  UdpPort sender(any, false, WhenBlocked::hold), receiver(any, false);
+  EXPECT_NE(sender.local_port(), 0);
+  EXPECT_EQ(sender.local_port(), address_of(sender).port());
+  EXPECT_EQ(receiver.local_name(), "127.0.0.1:" + std::to_string(receiver.local_port()));
+  const SocketAddress to = address_of(receiver);
+  for (std::uint8_t i = 0; i < 100; ++i) queue(sender, to, 100 + i, i);  // more than one batch
+  EXPECT_EQ(sender.flush(), 0u);
+  EXPECT_FALSE(sender.blocked());
+  const auto got = receive(receiver, 100, address_of(sender));
+  ASSERT_EQ(got.size(), 100u);
+  for (std::uint8_t i = 0; i < 100; ++i) EXPECT_EQ(got[i], (Got{100u + i, i}));
+}
+
 }  // namespace
 }  // namespace ncgw::gateway
