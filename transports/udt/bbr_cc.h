@@ -1,10 +1,9 @@
 // The model-based controller (transports/common/bbr.h) driving one UDT connection's sender
-// (`udt.congestion_control: bbr`, for tunnels between two ncgw gateways). UDT's receiver ACKs
+// (`udt.congestion_control: bbr`, experimental: docs/udt-wire.md). UDT's receiver ACKs
 // cumulatively and NAKs losses; this adapter turns that into what the controller needs: a
 // delivery-rate snapshot per sent sequence number (a preallocated ring), the receiver's measured
 // arrival rate and RTT from each ACK, losses from NAKs, and the pacing rate as UDT's packet
-// sending period. Nothing on the wire
-// changes; the peer may run any controller.
+// sending period. Nothing on the wire changes; the peer may run any controller.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -52,9 +51,8 @@ class BbrCc {
   // unacknowledged until the retransmission arrives, a round trip later, and a lost retransmission
   // waits for the receiver's periodic NAK, about two more. Pacing, not this window, sets the rate.
   // In ProbeRTT, and before the path is measured (the initial window), the controller's window
-  // stands alone. (Simulated at 100 Mbit/s, 50 ms:
-  // one BDP gave 0.96 / 0.73 of the link at 1 / 5 % loss, two 0.98 / 0.84, three 0.97 / 0.86 with
-  // more bottleneck drops.)
+  // stands alone. (Simulated at 100 Mbit/s, 50 ms: one BDP gave 0.96 / 0.73 of the link at 1 / 5 %
+  // loss, two 0.98 / 0.84, three 0.97 / 0.86 with more bottleneck drops.)
   double cwnd() const;
   bool slow_start() const { return bbr_.mode() == transport::BbrController::Mode::kStartup; }
   // The controller's own figures (mode, rate and RTT estimates).
