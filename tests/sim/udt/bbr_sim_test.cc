@@ -1,14 +1,16 @@
 // UDT with the model-based controller (`congestion_control: bbr`) in virtual time, beside the
 // library's CUDTCC on the same path and seed: a 100 Mbit/s, 50 ms RTT path with a one-BDP
-// drop-tail queue, without loss and with 1 % and 5 % random loss after the bottleneck. What it must show:
-// the link is used (goodput near (1 - e) of its payload rate), the queue is not kept full (few
-// drops at the bottleneck), and every packet arrives once and in order. CUDTCC's figures are
-// printed for comparison, not asserted. Every run prints its seed.
+// drop-tail queue, without loss and with 1 % and 5 % random loss after the bottleneck. What it
+// must show: the link is used (goodput near (1 - e) of its payload rate, and under loss far more
+// than CUDTCC's), the queue is not kept full (few drops at the bottleneck), and every packet
+// arrives once and in order. Every run prints its seed. (On emulated links with bursty arrivals
+// the controller does worse than here: docs/results/udt-parallel.md.)
 #include <gtest/gtest.h>
 
 #include <cstdio>
 
 #include "tests/sim/common/simulation.h"
+#include "tests/sim/udt/sim_path.h"
 #include "transports/udt/udt_tunnel_core.h"
 
 namespace ncgw::udt {
@@ -19,13 +21,9 @@ using sim::Side;
 using sim::Simulation;
 using transport::TimePoint;
 
-constexpr double kRate = 100e6;
-constexpr std::size_t kPacket = 1456;             // one full UDT payload per IP packet
-constexpr double kWireBytes = kPacket + 16 + 28;  // + UDT header + IPv4/UDP
-constexpr std::size_t kQueue = 420;               // one BDP of full packets at 50 ms
+using namespace simpath;
 
-const PeerAddress kA = PeerAddress::v4(10, 0, 0, 1, 5502);
-const PeerAddress kB = PeerAddress::v4(10, 0, 0, 2, 5502);
+constexpr std::size_t kQueue = 420;  // one BDP of full packets at 50 ms
 
 // What one run measured over its last 20 s.
 struct Outcome {
@@ -36,13 +34,6 @@ struct Outcome {
   double retransmitted = 0;
 };
 
-double stat(const transport::Core& c, const char* name) {
-  for (const auto& e : c.stats())
-    if (e.name == name) return e.value;
-  ADD_FAILURE() << "no stat " << name;
-  return 0;
-}
-
 Outcome run(CcKind cc, double loss, std::uint64_t seed) {
   Simulation s(seed);
   auto& bottleneck = s.link_from(Side::a).add<sim::Bottleneck>(kRate, 28, kQueue);
@@ -50,13 +41,8 @@ Outcome run(CcKind cc, double loss, std::uint64_t seed) {
   s.link_from(Side::a).add<sim::Delay>(25ms);
   s.link_from(Side::b).add<sim::Bottleneck>(kRate, 28, kQueue);
   s.link_from(Side::b).add<sim::Delay>(25ms);
-  UdtTunnelSettings ta = default_tunnel_settings(), tb = default_tunnel_settings();
-  ta.role = TunnelRole::caller;
-  ta.peer = kB;
-  ta.seed = s.seed_for(1);
-  tb.role = TunnelRole::listener;
-  tb.peer = kA;
-  tb.seed = s.seed_for(2);
+  UdtTunnelSettings ta = tunnel(TunnelRole::caller, kB, s.seed_for(1));
+  UdtTunnelSettings tb = tunnel(TunnelRole::listener, kA, s.seed_for(2));
   ta.conn.congestion_control = tb.conn.congestion_control = cc;
   s.set_core(Side::a, std::make_unique<UdtTunnelCore>(ta));
   s.set_core(Side::b, std::make_unique<UdtTunnelCore>(tb));

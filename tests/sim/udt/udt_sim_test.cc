@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/sim/common/simulation.h"
+#include "tests/sim/udt/sim_path.h"
 #include "transports/udt/udt_tunnel_core.h"
 
 namespace ncgw::udt {
@@ -19,26 +20,13 @@ using sim::Side;
 using sim::Simulation;
 using transport::TimePoint;
 
-constexpr double kRate = 100e6;
-constexpr std::size_t kPacket = 1456;          // one full UDT payload per IP packet
-constexpr double kWireBytes = kPacket + 16 + 28;  // + UDT header + IPv4/UDP
-
-const PeerAddress kA = PeerAddress::v4(10, 0, 0, 1, 5502);
-const PeerAddress kB = PeerAddress::v4(10, 0, 0, 2, 5502);
+using namespace simpath;
 
 void build_path(Simulation& s, std::size_t queue_packets) {
   s.link_from(Side::a).add<sim::Bottleneck>(kRate, 28, queue_packets);
   s.link_from(Side::a).add<sim::Delay>(25ms);
   s.link_from(Side::b).add<sim::Bottleneck>(kRate, 28, queue_packets);
   s.link_from(Side::b).add<sim::Delay>(25ms);
-}
-
-UdtTunnelSettings tunnel(TunnelRole role, const PeerAddress& peer, std::uint64_t seed) {
-  UdtTunnelSettings t = default_tunnel_settings();
-  t.role = role;
-  t.peer = peer;
-  t.seed = seed;
-  return t;
 }
 
 // Steady-state link utilisation of one tunnel flow (queue: 600 packets, 1.4 x BDP).
@@ -164,14 +152,6 @@ TEST(UdtSim, TwoFlowsConvergeToAFairShareWithTheTunnelSetting) { expect_fair_sha
 // pacing_credit_us of debt is paid back-to-back. Measured over 5 s of steady state on the 100 Mbit/s
 // path: no two consecutive non-pair gaps are shorter than period / 2, and 95% of the gaps are within
 // 1% of the period.
-// A named figure from a core's stats.
-double stat(const transport::Core& c, const char* name) {
-  for (const auto& e : c.stats())
-    if (e.name == name) return e.value;
-  ADD_FAILURE() << "no stat " << name;
-  return 0;
-}
-
 // PaUDT's window rule over a path whose pipe and queue hold about 24 packets (10 Mbit/s, 18 ms
 // RTT: a BDP of 15 full packets, 9 more queued): the window starts at 16, grows additively, the
 // queue overflows at 24 and three NAKs set the threshold to half the window and the window to it,
