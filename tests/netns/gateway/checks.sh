@@ -149,8 +149,14 @@ check_restart() {
   # plain's run is longer: the inner TCP's RTO has backed off to 3-6 s by the time gw2 is back,
   # and one retransmission lost soon after gw2 is back (seen once in CI, cause not traced) pushes
   # the next to ~19 s: data again at 18.9 s of a 20 s run, two good seconds where three are asked.
+  # udt: the caller declares its channels broken after 3 s of silence and reconnects; the inner
+  # TCP's retransmissions into the outage are ~6 s apart by then, so data is back ~6-8 s after the
+  # restart on an idle machine (11-13 s into the run). In one CI run (parallel channels, loaded
+  # machine) the reconnection missed the retransmission at ~10.7 s and the next came at ~17 s:
+  # too late for a 20 s run. 30 s leaves the next backed-off retransmission inside the run.
   local outage=1 duration=20 iperf_pid ping_pid silent_before silent_after
   [ "$TRANSPORT" = plain ] && outage=5 && duration=30
+  [ "$TRANSPORT" = udt ] && duration=30
   ns_bg h2 iperf3 -s -1 -p 5202
   sleep 0.5
   ns_bg h1 sh -c "iperf3 -c 10.2.0.2 -p 5202 -t $duration -i 1 -J > '$WORK/restart.json'"
