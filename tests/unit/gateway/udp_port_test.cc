@@ -121,7 +121,8 @@ TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
 // A port bound to port 0 reports the port the kernel chose; a port that holds datagrams for a
 // full socket buffer (the UDT tool's) sends like any other while there is room, in order.
 // (The hold path itself needs a socket buffer that stays full, which loopback never gives: the
-// kernel frees a datagram's buffer as soon as it reaches the receiving socket.)
+// kernel frees a datagram's buffer as soon as it reaches the receiving socket. It is tested in a
+// network namespace of its own: tests/netns/gateway/udp_port_hold_test.cc.)
 TEST(UdpPort, BindsAnyPortAndHoldingPortsSendInOrder) {
   const SocketAddress any = SocketAddress::from(loopback(), 0);
   UdpPort sender(any, false, WhenBlocked::hold), receiver(any, false);
@@ -135,6 +136,31 @@ TEST(UdpPort, BindsAnyPortAndHoldingPortsSendInOrder) {
   const auto got = receive(receiver, 100, address_of(sender));
   ASSERT_EQ(got.size(), 100u);
   for (std::uint8_t i = 0; i < 100; ++i) EXPECT_EQ(got[i], (Got{100u + i, i}));
+}
+
+// When the kernel refuses a GSO send, the port turns GSO off and sends the same datagrams one by
+// one, in order, none counted as an error. The refusal here is the kernel's own: a socket without
+// UDP checksums (SO_NO_CHECK) cannot segment (EINVAL), as a device without checksum offload
+// cannot (EIO).
+TEST(UdpPort, ARefusedGsoSendFallsBackToSingleDatagrams) {
+  UdpPort sender(loopback(), 0, true), receiver(loopback(), 0);
+  const int on = 1;
+  ASSERT_EQ(setsockopt(sender.fd(), SOL_SOCKET, SO_NO_CHECK, &on, sizeof on), 0);
+  ASSERT_TRUE(sender.gso());
+  std::vector<Got> sent;
+  for (std::uint8_t i = 0; i < 40; ++i) {  // one GSO run if the kernel took it
+    sent.push_back({1200, i});
+    queue(sender, address_of(receiver), 1200, i);
+  }
+  EXPECT_EQ(sender.flush(), 0u);
+  EXPECT_FALSE(sender.gso());
+  EXPECT_EQ(sender.batches().gso_sends, 0u);
+  EXPECT_EQ(sender.send_errors(), 0u);
+  EXPECT_EQ(receive(receiver, sent.size(), address_of(sender)), sent);
+  queue(sender, address_of(receiver), 1200, 99);  // later runs go datagram by datagram from the start
+  queue(sender, address_of(receiver), 1200, 98);
+  EXPECT_EQ(sender.flush(), 0u);
+  EXPECT_EQ(receive(receiver, 2, address_of(sender)), (std::vector<Got>{{1200, 99}, {1200, 98}}));
 }
 
 }  // namespace
