@@ -39,6 +39,21 @@ void BulkSource::pump(Core& core, TimePoint now) {
   }
 }
 
+WindowSource::WindowSource(std::size_t size, std::uint32_t stream, std::uint64_t window,
+                           std::function<std::uint64_t()> delivered)
+    : size_(std::max(size, kSourceHeaderBytes)), stream_(stream), window_(window), delivered_(std::move(delivered)),
+      buf_(size_) {}
+
+void WindowSource::pump(Core& core, TimePoint now) {
+  const std::size_t size = std::min(size_, std::max(core.max_payload(), kSourceHeaderBytes));
+  std::span<std::uint8_t> pkt(buf_.data(), size);
+  while (next_seq_ < delivered_() + window_) {
+    stamp_source_packet(pkt, stream_, next_seq_, now);
+    if (core.send(pkt, now) != transport::SendResult::accepted) return;
+    ++next_seq_;
+  }
+}
+
 PacedSource::PacedSource(std::size_t size, std::uint32_t stream, Duration interval, TimePoint start,
                          std::uint64_t limit)
     : size_(std::max(size, kSourceHeaderBytes)), stream_(stream), interval_(interval), next_(start),

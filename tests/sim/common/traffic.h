@@ -5,6 +5,7 @@
 // and the offer time gives each packet's delivery delay.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -56,6 +57,26 @@ class BulkSource : public Source {
   std::uint64_t limit_;
   std::uint64_t next_seq_ = 0;
   std::uint64_t refused_ = 0;
+  std::vector<std::uint8_t> buf_;
+};
+
+// A window-limited sender, as an end host's TCP looks to the tunnel once the tunnel hides the
+// link's loss: at most `window` packets offered and not yet delivered at the far end (`delivered`
+// reads the far sink's count); a refused packet is offered again on the next pump. Its input is
+// closed-loop and application-limited whenever the window, not the tunnel, is the limit.
+class WindowSource : public Source {
+ public:
+  WindowSource(std::size_t size, std::uint32_t stream, std::uint64_t window, std::function<std::uint64_t()> delivered);
+  void pump(Core& core, TimePoint now) override;
+  // Packets accepted by the core.
+  std::uint64_t accepted() const { return next_seq_; }
+
+ private:
+  std::size_t size_;
+  std::uint32_t stream_;
+  std::uint64_t window_;
+  std::function<std::uint64_t()> delivered_;
+  std::uint64_t next_seq_ = 0;
   std::vector<std::uint8_t> buf_;
 };
 
