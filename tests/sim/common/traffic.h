@@ -61,9 +61,10 @@ class BulkSource : public Source {
 };
 
 // A window-limited sender, as an end host's TCP looks to the tunnel once the tunnel hides the
-// link's loss: at most `window` packets offered and not yet delivered at the far end (`delivered`
-// reads the far sink's count); a refused packet is offered again on the next pump. Its input is
-// closed-loop and application-limited whenever the window, not the tunnel, is the limit.
+// link's loss: at most `window` packets offered beyond `delivered()`, the sequence number the far
+// sink expects next (a packet the tunnel's entrance dropped counts as done once a later one
+// arrives, as SACK would tell a TCP sender); a refused packet is offered again on the next pump.
+// Its input is closed-loop and application-limited whenever the window, not the tunnel, limits.
 class WindowSource : public Source {
  public:
   WindowSource(std::size_t size, std::uint32_t stream, std::uint64_t window, std::function<std::uint64_t()> delivered);
