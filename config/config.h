@@ -16,6 +16,17 @@ enum class TransportKind { plain, tcpnc, udt };
 // Congestion control of the TCP/NC sender.
 enum class CongestionControl { newreno, cubic, bbr };
 
+// Default `retransmission_target` (the bound on the share of coding windows that need a coded
+// retransmission round) per controller. With bbr a round costs delay only (half a round per RTT
+// by default). newreno and cubic treat every such round as a congestion event and halve their
+// window (paper 002's TCP/NC), so they get paper 002's small target: at 0.25 a 5 % loss rate
+// halved them often enough to lose 40 % of the paper 002 topology 1 goodput (docs/results/paper002.md).
+inline constexpr double kRetransmissionTargetBbr = 0.25;
+inline constexpr double kRetransmissionTargetLossBased = 0.02;
+constexpr double default_retransmission_target(CongestionControl c) {
+  return c == CongestionControl::bbr ? kRetransmissionTargetBbr : kRetransmissionTargetLossBased;
+}
+
 // What happens to the TUN device at shutdown.
 enum class TunOnExit { remove, keep };
 
@@ -44,7 +55,9 @@ struct TcpncSettings {
   std::uint32_t n_max = 64;   // 64/24: Gilbert-Elliott 5%, burst 3 reaches 0.84 of (1-e) (32/16: 0.78)
   std::uint32_t k_max = 64;                  // most repairs per coding window
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
-  double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
+  // Upper bound on P(a CW needs a retransmission round); a file that does not set it gets
+  // default_retransmission_target(congestion_control).
+  double retransmission_target = kRetransmissionTargetBbr;
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

@@ -117,6 +117,7 @@ TcpncSettings read_tcpnc(const Node& block) {
   read_opt(block, "n_max", s.n_max, 1, kMaxCodingWindow);
   read_opt(block, "k_max", s.k_max, 1, kMaxCodingWindow);
   if (const auto n = block.find("r_max")) s.r_max = read_real(*n, {1.0, false, 16.0, false});
+  s.retransmission_target = default_retransmission_target(s.congestion_control);
   if (const auto n = block.find("retransmission_target")) {
     s.retransmission_target = read_real(*n, {0.0, true, 1.0, true});
   }

@@ -62,6 +62,27 @@ peers:
   EXPECT_EQ(c.peers[2].endpoint_host, "192.0.2.1");
 }
 
+// Without retransmission_target, the loss-based controllers get paper 002's small target (a
+// round is a congestion event for them) and bbr its latency bound; a value in the file wins.
+TEST(config_good, RetransmissionTargetDefaultsByCongestionControl) {
+  const GatewayConfig c = load_ok(R"(
+gateway: {name: gw1}
+peers:
+  - {name: a, endpoint: 10.0.0.2, transport: tcpnc, security: none, tcpnc: {congestion_control: newreno}}
+  - {name: b, endpoint: 10.0.0.3, transport: tcpnc, security: none, tcpnc: {congestion_control: cubic}}
+  - {name: c, endpoint: 10.0.0.4, transport: tcpnc, security: none, tcpnc: {congestion_control: bbr}}
+  - {name: d, endpoint: 10.0.0.5, transport: tcpnc, security: none}
+  - {name: e, endpoint: 10.0.0.6, transport: tcpnc, security: none,
+     tcpnc: {congestion_control: newreno, retransmission_target: 0.3}}
+)");
+  ASSERT_EQ(c.peers.size(), 5u);
+  EXPECT_DOUBLE_EQ(c.peers[0].tcpnc.retransmission_target, 0.02);
+  EXPECT_DOUBLE_EQ(c.peers[1].tcpnc.retransmission_target, 0.02);
+  EXPECT_DOUBLE_EQ(c.peers[2].tcpnc.retransmission_target, 0.25);
+  EXPECT_DOUBLE_EQ(c.peers[3].tcpnc.retransmission_target, 0.25);
+  EXPECT_DOUBLE_EQ(c.peers[4].tcpnc.retransmission_target, 0.3);
+}
+
 TEST(config_good, TcpncSettingsAreRead) {
   const GatewayConfig c = load_ok(R"(
 gateway: {name: gw1}
