@@ -69,11 +69,13 @@ TEST(UdpPortHold, DatagramsTheKernelCannotTakeWaitAndLeaveInOrder) {
   const SocketAddress to = address_of(rx);
 
   Received r;
-  std::uint32_t committed = 0, times_blocked = 0;
+  // times_held: commits after which the port held datagrams the kernel had refused (a full batch
+  // is flushed by commit_send); slots_exhausted: every slot held one, so nothing could be queued.
+  std::uint32_t committed = 0, times_held = 0, slots_exhausted = 0;
   while (committed < kDatagrams) {
     const auto slot = tx.send_slot();
-    if (slot.empty()) {  // every slot holds a datagram the kernel refused for now
-      ++times_blocked;
+    if (slot.empty()) {
+      ++slots_exhausted;
       wait_for(tx.fd(), POLLOUT);
       tx.flush();
       drain(rx, r);
@@ -83,6 +85,7 @@ TEST(UdpPortHold, DatagramsTheKernelCannotTakeWaitAndLeaveInOrder) {
     std::memcpy(slot.data(), &committed, sizeof committed);
     tx.commit_send(kSize, to);
     ++committed;
+    times_held += tx.blocked();
     drain(rx, r);
   }
   for (int guard = 0; guard < 10000 && (tx.flush(), tx.blocked()); ++guard) {
@@ -95,9 +98,10 @@ TEST(UdpPortHold, DatagramsTheKernelCannotTakeWaitAndLeaveInOrder) {
     drain(rx, r);
   }
 
-  std::printf("[udp-hold] %u datagrams, send slots exhausted %u times, %llu sendmmsg calls, received up to %u\n",
-              kDatagrams, times_blocked, static_cast<unsigned long long>(tx.batches().send_calls), r.next);
-  EXPECT_GT(times_blocked, 0u) << "the send buffer never filled: the hold path was not exercised";
+  std::printf("[udp-hold] %u datagrams, held after %u commits, send slots exhausted %u times, %llu sendmmsg calls, "
+              "received up to %u\n",
+              kDatagrams, times_held, slots_exhausted, static_cast<unsigned long long>(tx.batches().send_calls), r.next);
+  EXPECT_GT(times_held, 0u) << "the send buffer never filled: the hold path was not exercised";
   EXPECT_EQ(tx.send_errors(), 0u);
   EXPECT_EQ(r.next, kDatagrams);
   EXPECT_EQ(r.disorder, 0u);
