@@ -1,5 +1,7 @@
 #include "crypto/secure_core.h"
 
+#include <algorithm>
+
 #include "transports/common/earliest.h"
 
 namespace ncgw::crypto {
@@ -33,14 +35,43 @@ std::optional<std::size_t> SecureCore::poll_transmit(std::span<std::uint8_t> out
   last_now_ = now;
   if (auto n = session_.poll_control(out, now)) return n;
   if (!session_.can_send(now)) {
-    // No key yet: what the inner core sends now is lost (its own recovery resends it).
-    while (inner_->poll_transmit(scratch_, now)) session_.count_tx_no_session();
+    stage_inner(now);
     return std::nullopt;
   }
   if (out.size() <= wire::kRecordOverhead) return std::nullopt;
+  if (auto n = send_staged(out, now)) return n;
   const auto n = inner_->poll_transmit(out.subspan(wire::kDataHeaderSize, out.size() - wire::kRecordOverhead), now);
   if (!n) return std::nullopt;
   return session_.seal(out, *n, now);
+}
+
+void SecureCore::stage_inner(TimePoint now) {
+  while (auto n = inner_->poll_transmit(scratch_, now)) {
+    if (staged_count_ == kStaged) {   // full: the oldest goes (the transport's recovery resends it)
+      staged_first_ = (staged_first_ + 1) % kStaged;
+      --staged_count_;
+      session_.count_tx_no_session();
+    }
+    auto& slot = staged_[(staged_first_ + staged_count_) % kStaged];
+    slot.assign(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(*n));
+    ++staged_count_;
+  }
+}
+
+std::optional<std::size_t> SecureCore::send_staged(std::span<std::uint8_t> out, TimePoint now) {
+  while (staged_count_ > 0) {
+    auto& slot = staged_[staged_first_];
+    staged_first_ = (staged_first_ + 1) % kStaged;
+    --staged_count_;
+    if (slot.size() > out.size() - wire::kRecordOverhead) {
+      session_.count_tx_no_session();
+      continue;
+    }
+    std::copy(slot.begin(), slot.end(), out.begin() + wire::kDataHeaderSize);
+    session_.count_tx_staged();
+    return session_.seal(out, slot.size(), now);
+  }
+  return std::nullopt;
 }
 
 std::optional<std::size_t> SecureCore::poll_deliver(std::span<std::uint8_t> out) { return inner_->poll_deliver(out); }
@@ -81,6 +112,7 @@ std::vector<transport::StatEntry> SecureCore::stats() const {
   add("sec_drop_stale_timestamp", c.drop_stale_timestamp);
   add("sec_drop_bad_cookie", c.drop_bad_cookie);
   add("sec_tx_no_session", c.tx_no_session);
+  add("sec_tx_staged", c.tx_staged);
   return s;
 }
 

@@ -3,6 +3,7 @@
 // before the inner core's parser sees a byte of it. Handshakes, cookies and keep-alive records
 // interleave with the inner core's datagrams. Sans-I/O like the cores it wraps.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -31,7 +32,19 @@ class SecureCore final : public transport::Core {
  private:
   std::unique_ptr<transport::Core> inner_;
   Session session_;
-  std::vector<std::uint8_t> scratch_;   // opened records, and datagrams dropped without a key
+  // Takes what the inner core sends before the first key into the staging ring.
+  void stage_inner(transport::TimePoint now);
+  // Seals the oldest staged datagram into `out`; nullopt when none is staged (or out is too small).
+  std::optional<std::size_t> send_staged(std::span<std::uint8_t> out, transport::TimePoint now);
+
+  // Datagrams the inner core sends before the first key exists (its opening message, e.g. TCP/NC's
+  // HELLO) are kept, the newest kStaged of them, and sent first once a key exists (as WireGuard
+  // stages packets during its handshake): a transport does not wait for its own retry timer.
+  static constexpr std::size_t kStaged = 8;
+  std::vector<std::uint8_t> scratch_;   // opened records, and the inner core's staged datagrams
+  std::array<std::vector<std::uint8_t>, kStaged> staged_;
+  std::size_t staged_first_ = 0;        // ring index of the oldest staged datagram
+  std::size_t staged_count_ = 0;
   transport::TimePoint last_now_{};     // for the key age in stats()
 };
 

@@ -61,6 +61,7 @@ class Session {
   const SessionCounters& counters() const { return counters_; }
   // Counts a transport datagram dropped because no key pair could seal it.
   void count_tx_no_session() { ++counters_.tx_no_session; }
+  void count_tx_staged() { ++counters_.tx_staged; }
   // Age of the key pair that seals, if any.
   std::optional<transport::Duration> key_age(transport::TimePoint now) const;
   // Epoch of the key pair that seals (0: none yet).

@@ -24,6 +24,7 @@ struct SessionCounters {
   std::uint64_t drop_stale_timestamp = 0;  // initiation not newer than the last one (replayed)
   std::uint64_t drop_bad_cookie = 0;       // cookie reply that did not authenticate
   std::uint64_t tx_no_session = 0;         // transport datagrams dropped: no usable key yet
+  std::uint64_t tx_staged = 0;             // transport datagrams held until the first key, sent then
 };
 
 }  // namespace ncgw::crypto

@@ -97,7 +97,34 @@ TEST(SecureCore, NoDatagramLeavesInClearBeforeTheHandshake) {
   ASSERT_EQ(p.a->send(ip_packet(200, 4), p.now), transport::SendResult::accepted);
   p.step();
   EXPECT_EQ(p.delivered_b, 0u);
-  EXPECT_GE(p.a->session().counters().tx_no_session, 1u);
+  EXPECT_EQ(p.a->session().counters().tx_staged, 0u);   // held, not sent
+}
+
+// What the inner core sends before the first key is held (the newest 8 datagrams) and leaves
+// sealed, in order, as soon as the handshake completes; older ones are counted as dropped.
+TEST(SecureCore, DatagramsStagedBeforeTheHandshakeLeaveSealedOnceItCompletes) {
+  CorePair p;
+  bool pass = false;
+  p.tap_ab = [&](std::span<const std::uint8_t> d) {
+    EXPECT_TRUE(d[0] >= wire::kTypeInitiation && d[0] <= wire::kTypeData);
+    return pass;
+  };
+  for (std::uint8_t i = 0; i < 10; ++i) ASSERT_EQ(p.a->send(ip_packet(200, i), p.now), transport::SendResult::accepted);
+  p.step();
+  EXPECT_EQ(p.delivered_b, 0u);
+  pass = true;
+  p.now += 1s;   // past the handshake's retry: a new initiation goes out and completes
+  for (int i = 0; i < 20; ++i) {
+    p.now += 100ms;
+    p.step();
+  }
+  // Staged: the 10 packets, then the plain core's keepalive after 1 s of silence (the newest). The
+  // ring kept the newest 8 (packets 3-9 and the keepalive) and dropped packets 0-2.
+  const auto& c = p.a->session().counters();
+  EXPECT_EQ(c.tx_staged, 8u);
+  EXPECT_EQ(c.tx_no_session, 3u);
+  EXPECT_EQ(p.delivered_b, 7u);
+  EXPECT_EQ(inner_plain(*p.b).counters().rx_packets, 7u);
 }
 
 }  // namespace
