@@ -35,12 +35,12 @@ std::uint32_t fnv1a(const std::string& text) {
 }
 
 // The seed a core runs with: the configured seed mixed with the gateway's name and 64 bits from
-// the kernel, so a restarted gateway gets new session and socket ids (peers detect the restart).
-// It is logged so a run can be replayed.
-// It is logged at debug level only (session ids derive from it).
-std::uint64_t run_seed(std::uint64_t configured, const std::string& local, const config::Peer& peer) {
+// the host's random source, so a restarted gateway gets new session and socket ids (peers detect
+// the restart). Logged at debug level only (session ids derive from it).
+std::uint64_t run_seed(std::uint64_t configured, const std::string& local, const config::Peer& peer,
+                       const CoreHost& host) {
   std::uint64_t fresh = 0;
-  secure_random({reinterpret_cast<std::uint8_t*>(&fresh), sizeof fresh});
+  host.random({reinterpret_cast<std::uint8_t*>(&fresh), sizeof fresh});
   const std::uint64_t seed = configured ^ (std::uint64_t{fnv1a(local)} << 32) ^ fresh;
   spdlog::debug("peer {}: {} seed {} (configured {})", peer.name, config::to_string(peer.transport), seed,
                 configured);
@@ -52,16 +52,9 @@ std::size_t record_overhead(const config::Peer& peer) {
   return peer.security == config::Security::aead ? crypto::wire::kRecordOverhead : 0;
 }
 
-// Wall clock minus core time (the gateway's core time starts near zero at construction).
-std::int64_t wall_offset_ns() {
-  timespec rt{};
-  clock_gettime(CLOCK_REALTIME, &rt);
-  return std::int64_t{rt.tv_sec} * 1'000'000'000 + rt.tv_nsec;
-}
-
 // `inner` wrapped in the secure layer with `keys` (placeholders when null).
 std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> inner, const config::Peer& peer,
-                                             const PeerKeys* keys) {
+                                             const PeerKeys* keys, const CoreHost& env) {
   crypto::SessionSettings s;
   const PeerKeys placeholder{};
   const PeerKeys& k = keys ? *keys : placeholder;
@@ -74,8 +67,8 @@ std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> in
   s.peer_address.push_back(static_cast<std::uint8_t>(peer.endpoint_port & 0xff));
   s.rekey_after = std::chrono::seconds(peer.rekey_after_s);
   s.reject_after = s.rekey_after + std::chrono::seconds(60);
-  s.wall_offset_ns = wall_offset_ns();
-  s.random = [](crypto::MutBytes out) { secure_random(out); };
+  s.wall_offset_ns = env.wall_offset_ns;
+  s.random = env.random;
   return std::make_unique<crypto::SecureCore>(std::move(inner), std::move(s));
 }
 
@@ -86,7 +79,8 @@ std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, con
   return std::make_unique<plain::PlainCore>(s);
 }
 
-std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, const config::Peer& peer) {
+std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, const config::Peer& peer,
+                                            const CoreHost& host) {
   const config::TcpncSettings& c = peer.tcpnc;
   tcpnc::TcpncCoreSettings s;
   switch (c.congestion_control) {
@@ -109,7 +103,7 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   s.dead_peer_ms = c.dead_peer_ms;
   s.seed = c.seed;
   s.max_datagram_bytes = static_cast<std::uint32_t>(underlay_max_datagram(gw, peer) - record_overhead(peer));
-  return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer));
+  return std::make_unique<tcpnc::TcpncCore>(s, run_seed(c.seed, gw.name, peer, host));
 }
 
 // `udt.mss: auto`: paper 000's most suitable MSS at connection set-up, the smaller of eq. 15 and
@@ -123,7 +117,8 @@ std::uint32_t auto_udt_mss(const config::GatewayConfig& gw, const config::Peer& 
   return mss;
 }
 
-std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer) {
+std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer,
+                                          const CoreHost& env) {
   const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
   udt::UdtTunnelSettings s = udt::default_tunnel_settings();
   std::copy(host.bytes.begin(), host.bytes.end(), s.peer.bytes.begin());
@@ -146,7 +141,7 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
     case config::UdtCongestionControl::bbr: s.conn.congestion_control = udt::CcKind::bbr; break;
   }
   s.conn.initial_window = static_cast<std::int32_t>(peer.udt.initial_window);
-  s.seed = run_seed(peer.udt.seed, gw.name, peer);
+  s.seed = run_seed(peer.udt.seed, gw.name, peer, env);
   s.entrance_queue_ms = peer.udt.entrance_queue_ms;
   s.channels = peer.udt.channels;
   if (s.role == udt::TunnelRole::rendezvous && s.channels != 1) {
@@ -184,20 +179,30 @@ std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw) {
 }
 
 // The bare transport core of `peer`.
-static std::unique_ptr<transport::Core> make_transport(const config::GatewayConfig& gw, const config::Peer& peer) {
+static std::unique_ptr<transport::Core> make_transport(const config::GatewayConfig& gw, const config::Peer& peer,
+                                                       const CoreHost& host) {
   switch (peer.transport) {
     case config::TransportKind::plain: return make_plain(gw, peer);
-    case config::TransportKind::tcpnc: return make_tcpnc(gw, peer);
-    case config::TransportKind::udt: return make_udt(gw, peer);
+    case config::TransportKind::tcpnc: return make_tcpnc(gw, peer, host);
+    case config::TransportKind::udt: return make_udt(gw, peer, host);
   }
   throw TransportUnavailable("peer '" + peer.name + "': unknown transport");
 }
 
+CoreHost system_core_host() {
+  timespec rt{};
+  clock_gettime(CLOCK_REALTIME, &rt);
+  return {[](crypto::MutBytes out) { secure_random(out); },
+          std::int64_t{rt.tv_sec} * 1'000'000'000 + rt.tv_nsec};
+}
+
 std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer,
-                                           const PeerKeys* keys) {
-  auto core = make_transport(gw, peer);
+                                           const PeerKeys* keys, const CoreHost* host) {
+  const CoreHost system = host ? CoreHost{} : system_core_host();
+  const CoreHost& h = host ? *host : system;
+  auto core = make_transport(gw, peer, h);
   if (peer.security == config::Security::none) return core;
-  return make_secure(std::move(core), peer, keys);
+  return make_secure(std::move(core), peer, keys, h);
 }
 
 }  // namespace ncgw::gateway

@@ -1,7 +1,10 @@
 // Builds the transport core for a configured peer (one core per peer), mapping the YAML settings
 // onto each core's own settings struct.
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -27,10 +30,23 @@ std::uint32_t plain_session_id(const std::string& local_name, const config::Peer
 // unfragmented (underlay MTU minus every header the tunnel adds); throws TransportUnavailable.
 std::uint32_t auto_tun_mtu(const config::GatewayConfig& gw);
 
+// What building a core takes from the host: random bytes (run seeds, session ids, the secure
+// layer's key exchange) and the wall clock minus core time in ns (the secure layer's timestamps).
+// The simulator tier supplies seeded ones, so its runs replay from a seed.
+struct CoreHost {
+  std::function<void(std::span<std::uint8_t>)> random;
+  std::int64_t wall_offset_ns = 0;
+};
+
+// The running system's: getrandom(2), and CLOCK_REALTIME now (core time starts near zero when the
+// gateway starts).
+CoreHost system_core_host();
+
 // The core for `peer` of gateway `gw`; throws TransportUnavailable. A secured peer's transport
 // core is wrapped in crypto::SecureCore and built for datagrams the record overhead smaller;
-// `keys` are its keys (null: placeholder keys, for sizing and check-config).
+// `keys` are its keys (null: placeholder keys, for sizing and check-config); `host` null: the
+// system's.
 std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, const config::Peer& peer,
-                                           const PeerKeys* keys = nullptr);
+                                           const PeerKeys* keys = nullptr, const CoreHost* host = nullptr);
 
 }  // namespace ncgw::gateway

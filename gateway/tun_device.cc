@@ -4,8 +4,10 @@
 #include <net/if.h>
 #include <linux/if_tun.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -72,6 +74,20 @@ TunDevice::~TunDevice() {
     // Destructors do not throw; close() already logged nothing, the fd is released below.
   }
   if (fd_ >= 0) ::close(fd_);
+}
+
+std::ptrdiff_t TunDevice::read_frame(std::span<std::uint8_t> buffer) {
+  const ssize_t n = ::read(fd_, buffer.data(), buffer.size());
+  if (n >= 0) return n;
+  return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? 0 : -errno;
+}
+
+int TunDevice::write_frame(std::span<const std::uint8_t> head, std::span<const std::uint8_t> body) {
+  std::array<iovec, 2> iov{{{const_cast<std::uint8_t*>(head.data()), head.size()},
+                            {const_cast<std::uint8_t*>(body.data()), body.size()}}};
+  const bool with_head = !head.empty();
+  if (::writev(fd_, iov.data() + (with_head ? 0 : 1), with_head ? 2 : 1) < 0) return -errno;
+  return 0;
 }
 
 void TunDevice::add_route(const config::Prefix& prefix) {

@@ -7,16 +7,18 @@
 #include <vector>
 
 #include "config/config.h"
+#include "gateway/packet_io.h"
 
 namespace ncgw::gateway {
 
-// An open TUN device with its addresses and kernel routes installed; undone by close().
-class TunDevice {
+// An open TUN device with its addresses and kernel routes installed; undone by close(). The Linux
+// TunIo: frames are read and written on its non-blocking descriptor.
+class TunDevice final : public TunIo {
  public:
   // Opens /dev/net/tun and creates or attaches `cfg.name`; sets MTU, addresses, link up.
   // Throws std::system_error naming the step that failed.
   TunDevice(const config::TunConfig& cfg, std::uint32_t mtu);
-  ~TunDevice();
+  ~TunDevice() override;
   TunDevice(const TunDevice&) = delete;
   TunDevice& operator=(const TunDevice&) = delete;
 
@@ -31,7 +33,11 @@ class TunDevice {
   std::uint32_t mtu() const { return mtu_; }
   bool created() const { return created_; }      // false when an existing device was attached
   // True when every read and write carries a virtio_net_hdr (tun_offload.h).
-  bool vnet_header() const { return vnet_header_; }
+  bool vnet_header() const override { return vnet_header_; }
+  // read(2) of one frame; -errno on failure, 0 when nothing waits (EAGAIN).
+  std::ptrdiff_t read_frame(std::span<std::uint8_t> buffer) override;
+  // writev(2) of head and body; -errno on failure.
+  int write_frame(std::span<const std::uint8_t> head, std::span<const std::uint8_t> body) override;
   // The offloads the kernel accepted: "tso4,tso6,csum", or "off".
   const std::string& offload_state() const { return offload_state_; }
 

@@ -70,7 +70,7 @@ bool gso_refused(int error) { return error == EIO || error == EINVAL || error ==
 }  // namespace
 
 UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blocked)
-    : gso_(offloads), when_blocked_(when_blocked), tx_buf_(kBatch) {
+    : when_blocked_(when_blocked), gso_(offloads), tx_buf_(kBatch) {
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "udp socket " + local_name_);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gateway/packet_io.h"
 #include "gateway/socket_address.h"
 
 namespace ncgw::gateway {
@@ -34,8 +35,8 @@ enum class WhenBlocked : std::uint8_t {
   hold,  // keep them queued, in order; blocked() says so until a flush gets them out
 };
 
-// A bound, non-blocking UDP socket with batch buffers.
-class UdpPort {
+// A bound, non-blocking UDP socket with batch buffers: the Linux DatagramPort.
+class UdpPort final : public DatagramPort {
  public:
   // Binds `local` (port 0: any free port) with IP_PMTUDISC_DO and large buffers. With `offloads`,
   // sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the link
@@ -46,33 +47,33 @@ class UdpPort {
   // The same for `address`:`port` from a configuration.
   UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads = false)
       : UdpPort(SocketAddress::from(address, port), offloads) {}
-  ~UdpPort();
+  ~UdpPort() override;
   UdpPort(const UdpPort&) = delete;
   UdpPort& operator=(const UdpPort&) = delete;
 
   // Receives what waits, without blocking; returns how many datagrams (0 when none waits; at most
   // kMaxReceived).
-  std::size_t receive_batch();
+  std::size_t receive_batch() override;
   // True if the last receive_batch() filled every message slot (more may be waiting).
-  bool batch_was_full() const { return rx_messages_ == rx_capacity_; }
+  bool batch_was_full() const override { return rx_messages_ == rx_capacity_; }
   // Kernel receive time of the i-th datagram (SO_TIMESTAMPNS, CLOCK_REALTIME), in ns; 0 if absent.
   // Rate estimators (UDT's packet pairs) need per-datagram times, not one time per batch (datagrams
   // merged by GRO share one).
-  std::int64_t received_realtime_ns(std::size_t i) const { return rx_realtime_ns_[rx_[i].message]; }
+  std::int64_t received_realtime_ns(std::size_t i) const override { return rx_realtime_ns_[rx_[i].message]; }
   // The i-th received datagram and its sender.
-  std::span<const std::uint8_t> received(std::size_t i) const { return {rx_[i].data, rx_[i].length}; }
-  const SocketAddress& sender(std::size_t i) const { return rx_from_[rx_[i].message]; }
+  std::span<const std::uint8_t> received(std::size_t i) const override { return {rx_[i].data, rx_[i].length}; }
+  const SocketAddress& sender(std::size_t i) const override { return rx_from_[rx_[i].message]; }
   // True if the i-th datagram was larger than kMaxDatagram (cut by the kernel: to be dropped).
-  bool truncated(std::size_t i) const { return rx_truncated_[rx_[i].message]; }
+  bool truncated(std::size_t i) const override { return rx_truncated_[rx_[i].message]; }
 
   // A free send slot to fill (kMaxDatagram bytes), or an empty span while datagrams are held
   // (WhenBlocked::hold) and fill every slot.
-  std::span<std::uint8_t> send_slot();
+  std::span<std::uint8_t> send_slot() override;
   // Commits the slot returned by send_slot() with `length` bytes for `to`; flushes when full.
-  void commit_send(std::size_t length, const SocketAddress& to);
+  void commit_send(std::size_t length, const SocketAddress& to) override;
   // Sends every committed datagram (sendmmsg); returns the number the kernel refused. With
   // WhenBlocked::hold, those it could not take for lack of buffer space stay queued instead.
-  std::size_t flush();
+  std::size_t flush() override;
   // True while datagrams are held (WhenBlocked::hold): wait until the socket is writable, flush.
   bool blocked() const { return held_; }
 
