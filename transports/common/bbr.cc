@@ -272,8 +272,15 @@ void BbrController::set_outputs(const AckEvent& e) {
 }
 
 Duration BbrController::self_inflicted_queue_time() const {
-  if (mode_ != Mode::kProbeRtt) return Duration::zero();
-  return std::max(kProbeRttTime, min_rtt_) + min_rtt_;
+  switch (mode_) {
+    case Mode::kStartup:   // still finding the rate (doubling each round): a queue is ours
+    case Mode::kDrain:     // deliberately below the rate for about a round
+      return min_rtt_;
+    case Mode::kProbeRtt:
+      return std::max(kProbeRttTime, min_rtt_) + min_rtt_;
+    default:
+      return Duration::zero();
+  }
 }
 
 void BbrController::stats(std::vector<transport::StatEntry>& out) const {

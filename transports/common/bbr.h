@@ -39,7 +39,8 @@ class BbrController : public CongestionController {
   double pacing_rate() const override { return pacing_rate_; }
   double path_rate() const override { return bw(); }
   Duration min_rtt() const override { return have_min_rtt_ ? min_rtt_ : Duration::zero(); }
-  // In ProbeRTT: its whole length (the drain before it starts and the hold after).
+  // In ProbeRTT: its whole length (the drain before it starts and the hold after); in Startup
+  // and Drain: one min RTT (the rate is still being found, or in-flight deliberately drained).
   Duration self_inflicted_queue_time() const override;
   std::uint64_t events() const override { return events_; }
   void stats(std::vector<transport::StatEntry>& out) const override;

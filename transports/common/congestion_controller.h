@@ -62,7 +62,8 @@ class CongestionController {
   virtual double path_rate() const = 0;
   // The path's minimum RTT as the controller tracks it (zero while unknown).
   virtual Duration min_rtt() const = 0;
-  // How long the controller is deliberately sending below the path rate (BBR's ProbeRTT): the
+  // How long the controller is deliberately sending below the path rate (BBR's ProbeRTT, and its
+  // Startup and Drain, while the rate is still being found or in-flight drained): the
   // entrance queue then holds that much more traffic and its AQM stands aside, so the end hosts
   // do not pay for the controller's own probe with drops. Zero otherwise.
   virtual Duration self_inflicted_queue_time() const { return Duration::zero(); }
