@@ -162,6 +162,15 @@ std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config:
   return gw.tun.underlay_mtu - ip - kUdpHeader;
 }
 
+std::uint16_t listen_port(const config::GatewayConfig& gw, config::TransportKind kind) {
+  switch (kind) {
+    case config::TransportKind::plain: return gw.listen.plain_port;
+    case config::TransportKind::tcpnc: return gw.listen.tcpnc_port;
+    case config::TransportKind::udt: return gw.listen.udt_port;
+  }
+  return 0;
+}
+
 std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer) {
   if (peer.plain.session_id != 0) return peer.plain.session_id;
   const std::string& a = std::min(local_name, peer.name);

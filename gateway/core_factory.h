@@ -23,6 +23,9 @@ class TransportUnavailable : public std::runtime_error {
 // Largest UDP payload the underlay carries for this peer: underlay MTU minus IP and UDP headers.
 std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config::Peer& peer);
 
+// The UDP port the gateway listens on for peers of transport `kind` (listen.*_port).
+std::uint16_t listen_port(const config::GatewayConfig& gw, config::TransportKind kind);
+
 // Session id both gateways of a plain tunnel derive: configured, or FNV-1a of the two names in order.
 std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer);
 

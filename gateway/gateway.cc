@@ -54,18 +54,10 @@ std::chrono::steady_clock::time_point Gateway::steady(TimePoint t) const {
 
 std::vector<DatagramPort*> Gateway::open_ports() {
   const config::IpAddress listen = *config::parse_ip(cfg_.listen.address);
-  auto port_of = [&](config::TransportKind k) {
-    switch (k) {
-      case config::TransportKind::plain: return cfg_.listen.plain_port;
-      case config::TransportKind::tcpnc: return cfg_.listen.tcpnc_port;
-      case config::TransportKind::udt: return cfg_.listen.udt_port;
-    }
-    return std::uint16_t{0};
-  };
   std::vector<DatagramPort*> port_of_peer;
   std::vector<std::uint16_t> numbers;   // index-aligned with ports_
   for (const auto& peer : datapath_.peers()) {
-    const std::uint16_t port = port_of(peer.cfg->transport);
+    const std::uint16_t port = listen_port(cfg_, peer.cfg->transport);
     const auto same = std::find(numbers.begin(), numbers.end(), port);
     if (same != numbers.end()) {
       port_of_peer.push_back(ports_[static_cast<std::size_t>(same - numbers.begin())].get());

@@ -15,16 +15,6 @@ namespace ncgw::sim {
 
 namespace {
 
-// The UDP port the daemon listens on for `kind` (Gateway::open_ports does the same).
-std::uint16_t listen_port(const config::GatewayConfig& cfg, config::TransportKind kind) {
-  switch (kind) {
-    case config::TransportKind::plain: return cfg.listen.plain_port;
-    case config::TransportKind::tcpnc: return cfg.listen.tcpnc_port;
-    case config::TransportKind::udt: return cfg.listen.udt_port;
-  }
-  return 0;
-}
-
 // Seeded random bytes in place of getrandom(2).
 std::function<void(std::span<std::uint8_t>)> seeded_bytes(std::uint64_t seed) {
   auto rng = std::make_shared<transport::Rng>(seed);
@@ -57,7 +47,7 @@ std::size_t GatewayNetwork::add_gateway(const std::string& yaml, const std::stri
   g->datapath = std::make_unique<gateway::Datapath>(g->cfg, std::move(keys), host, now_);
   std::vector<gateway::DatagramPort*> port_of_peer;
   for (const auto& peer : g->datapath->peers()) {
-    const auto local = gateway::SocketAddress::from(g->underlay, listen_port(g->cfg, peer.cfg->transport));
+    const auto local = gateway::SocketAddress::from(g->underlay, gateway::listen_port(g->cfg, peer.cfg->transport));
     auto same = std::find_if(g->ports.begin(), g->ports.end(),
                              [&](const auto& p) { return p->local().same_endpoint(local); });
     if (same == g->ports.end()) {
