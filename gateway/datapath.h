@@ -76,9 +76,12 @@ class Datapath {
   // Ends peer `index`'s FUDP period (its fudp is set) with the tunnel's own rate estimate.
   void on_fudp_period(std::size_t index, transport::TimePoint t);
 
+  // The peers, index-aligned with the configuration's (status, logs, the host's timers).
   std::vector<PeerRuntime>& peers() { return peers_; }
   const std::vector<PeerRuntime>& peers() const { return peers_; }
+  // What the data path did outside any one core.
   const GatewayCounters& counters() const { return counters_; }
+  // Routes in the table (configured prefixes).
   std::size_t route_count() const { return routes_.size(); }
 
  private:

@@ -209,6 +209,16 @@ TEST(GatewaySim, SecuredTunnelDropsForgedAndCorruptDatagramsAndDeliversEverythin
     ASSERT_GE(f.size(), gateway::kVnetHeaderSize);
     EXPECT_TRUE(std::equal(gateway::kPlainVnetHeader.begin(), gateway::kPlainVnetHeader.end(), f.begin()));
   }
+  // A frame whose virtio_net_hdr has an unknown flag bit is counted and goes nowhere.
+  const auto routed_before = net.gw(0).datapath->peers()[0].counters.tun_packets_routed;
+  std::vector<std::uint8_t> bad_frame(gateway::kVnetHeaderSize);
+  bad_frame[0] = 0x80;
+  const auto packet = inner_udp("10.1.0.5", "10.2.0.5", 7, 300);
+  bad_frame.insert(bad_frame.end(), packet.begin(), packet.end());
+  net.gw(0).tun->inject_frame(bad_frame);
+  net.gw(0).datapath->on_tun_readable(net.now());
+  EXPECT_EQ(net.gw(0).datapath->counters().drop_bad_vnet_header, 1u);
+  EXPECT_EQ(net.gw(0).datapath->peers()[0].counters.tun_packets_routed, routed_before);
   EXPECT_GT(corrupted, 0u);
   EXPECT_GE(sc.drop_bad_tag + sc.drop_unknown_key + sc.drop_malformed + sc.drop_bad_mac1 + sc.drop_replay,
             corrupted + 80);

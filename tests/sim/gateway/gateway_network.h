@@ -54,10 +54,14 @@ class GatewayNetwork {
 
   // Runs until `pred` holds (checked after every event) or virtual time reaches `deadline`.
   bool run_until(const std::function<bool()>& pred, TimePoint deadline);
+  // Runs for `d` of virtual time.
   void run_for(Duration d) { run_until([] { return false; }, now_ + d); }
 
+  // Gateway `g` (in the order added).
   SimGateway& gw(std::size_t g) { return *gateways_[g]; }
+  // Current virtual time.
   TimePoint now() const { return now_; }
+  // A seed for a link element, derived from the network's seed.
   std::uint64_t seed_for(std::uint64_t salt) const;
   // Datagrams sent to an address no gateway has.
   std::uint64_t undeliverable() const { return undeliverable_; }
@@ -69,13 +73,18 @@ class GatewayNetwork {
     std::vector<std::uint8_t> bytes;
     std::optional<gateway::SocketAddress> from;   // set: a datagram, else a TUN packet
   };
+  // The earliest pending event, if any.
   std::optional<TimePoint> next_event() const;
   // Handles everything due at `t`: link arrivals, scheduled inputs, deadlines; then moves what
   // the ports sent onto the links.
   void step(TimePoint t);
+  // Datagrams the links deliver by `t` into the receiving ports, then each port's batch read.
   void deliver_arrivals(TimePoint t);
+  // Scheduled TUN packets and datagrams due by `t`.
   void run_scheduled(TimePoint t);
+  // Core deadlines due by `t`.
   void run_deadlines(TimePoint t);
+  // What the ports sent, onto the links (or counted as undeliverable).
   void collect_sent(TimePoint t);
   // The gateway and port index bound to `to`, if any.
   std::optional<std::pair<std::size_t, std::size_t>> find_port(const gateway::SocketAddress& to) const;

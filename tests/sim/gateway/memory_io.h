@@ -20,6 +20,7 @@ class MemoryTun final : public gateway::TunIo {
   // A packet the kernel hands to the TUN (with `vnet`, behind a header without GSO or checksum
   // request); `frame` as is when the test builds the header itself.
   void inject(std::span<const std::uint8_t> packet);
+  // A frame exactly as given (a test's own virtio_net_hdr, or a malformed one).
   void inject_frame(std::span<const std::uint8_t> frame) { input_.emplace_back(frame.begin(), frame.end()); }
   // Frames injected and not read yet.
   std::size_t pending() const { return input_.size(); }
@@ -47,6 +48,7 @@ struct SentDatagram {
 class MemoryPort final : public gateway::DatagramPort {
  public:
   explicit MemoryPort(const gateway::SocketAddress& local) : local_(local), slot_(gateway::kMaxDatagram) {}
+  // The address it is bound to.
   const gateway::SocketAddress& local() const { return local_; }
   // A datagram from `from` waits for the next receive_batch().
   void arrive(std::span<const std::uint8_t> bytes, const gateway::SocketAddress& from);
