@@ -37,9 +37,10 @@ class SecureCore final : public transport::Core {
   // Seals the oldest staged datagram into `out`; nullopt when none is staged (or out is too small).
   std::optional<std::size_t> send_staged(std::span<std::uint8_t> out, transport::TimePoint now);
 
-  // Datagrams the inner core sends before the first key exists (its opening message, e.g. TCP/NC's
-  // HELLO) are kept, the newest kStaged of them, and sent first once a key exists (as WireGuard
-  // stages packets during its handshake): a transport does not wait for its own retry timer.
+  // Datagrams the inner core sends while no key can seal them (before the first key: its opening
+  // message, e.g. TCP/NC's HELLO; or after a key expired without a new handshake) are kept, the
+  // newest kStaged of them, and sent first once a key exists (as WireGuard stages packets during
+  // its handshake): a transport does not wait for its own retry timer.
   static constexpr std::size_t kStaged = 8;
   std::vector<std::uint8_t> scratch_;   // opened records, and the inner core's staged datagrams
   std::array<std::vector<std::uint8_t>, kStaged> staged_;
