@@ -58,6 +58,10 @@ struct TcpncSettings {
   // Upper bound on P(a CW needs a retransmission round); a file that does not set it gets
   // default_retransmission_target(congestion_control).
   double retransmission_target = kRetransmissionTargetBbr;
+  // The same bound for a CW that closes early because input paused (the end of a burst, a lone
+  // interactive packet) while the path has room for its repairs: such losses cost a round trip of
+  // delay and the repairs cost only idle capacity. At most retransmission_target in effect.
+  double idle_retransmission_target = 0.01;
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

@@ -101,9 +101,10 @@ PlainSettings read_plain(const Node& block) {
 }
 
 TcpncSettings read_tcpnc(const Node& block) {
-  static constexpr std::array<std::string_view, 15> keys{
+  static constexpr std::array<std::string_view, 16> keys{
       "congestion_control", "cwnd_max_packets", "link_buffer_packets", "sending_buffer_packets",
-      "n_min", "n_max", "k_max", "r_max", "retransmission_target", "fixed_n", "fixed_k",
+      "n_min", "n_max", "k_max", "r_max", "retransmission_target", "idle_retransmission_target",
+      "fixed_n", "fixed_k",
       "rto_min_ms", "keepalive_ms", "dead_peer_ms", "seed"};
   block.check_keys(keys);
   TcpncSettings s;
@@ -120,6 +121,9 @@ TcpncSettings read_tcpnc(const Node& block) {
   s.retransmission_target = default_retransmission_target(s.congestion_control);
   if (const auto n = block.find("retransmission_target")) {
     s.retransmission_target = read_real(*n, {0.0, true, 1.0, true});
+  }
+  if (const auto n = block.find("idle_retransmission_target")) {
+    s.idle_retransmission_target = read_real(*n, {0.0, true, 1.0, false});
   }
   read_opt(block, "rto_min_ms", s.rto_min_ms, 1, 60000);
   read_opt(block, "keepalive_ms", s.keepalive_ms, 1, 600000);

@@ -96,6 +96,7 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   s.k_max = c.k_max;
   s.r_max = c.r_max;
   s.retransmission_target = c.retransmission_target;
+  s.idle_retransmission_target = c.idle_retransmission_target;
   s.fixed_n = c.fixed_n;
   s.fixed_k = c.fixed_k;
   s.rto_min_ms = c.rto_min_ms;

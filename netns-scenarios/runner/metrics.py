@@ -20,6 +20,12 @@ def _flow_rtt(flow, pings):
     return None
 
 
+# Latency figures of a flow that the tables show when a run has them: a ping's median and 95th
+# percentile RTT and its share of requests without a reply, and the completion times of an http
+# flow of repeated short downloads.
+_LATENCY_KEYS = ("rtt_median_ms", "rtt_p95_ms", "lost_pct", "completion_median_ms", "completion_p95_ms")
+
+
 def run_metrics(flows):
     """Per-run metrics from its flow results (dict)."""
     sessions = [f for f in flows if f["type"] != "ping"]
@@ -30,6 +36,11 @@ def run_metrics(flows):
         rtt = _flow_rtt(f, pings)
         per[f["name"]] = {"goodput_mbps": g / 1e6 if g is not None else None, "rtt_ms": rtt,
                           "power": (g / 1e6) / (rtt / 1e3) if g is not None and rtt else None}
+    latency = {}
+    for f in flows:
+        for key in _LATENCY_KEYS:
+            if f.get(key) is not None:
+                latency[f"{f['name']} {key}"] = f[key]
     goodputs = [v["goodput_mbps"] for v in per.values()]
     rtts = [v["rtt_ms"] for v in per.values() if v["rtt_ms"]]
     total = sum(g for g in goodputs if g is not None) if goodputs else None
@@ -37,7 +48,7 @@ def run_metrics(flows):
     return {"flows": per, "total_goodput_mbps": total, "jain": jain(goodputs),
             "mean_rtt_ms": mean_rtt,
             "power": total / (mean_rtt / 1e3) if total is not None and mean_rtt else None,
-            "failed_flows": [f["name"] for f in flows if "error" in f]}
+            "failed_flows": [f["name"] for f in flows if "error" in f], "latency": latency}
 
 
 def _mean_sd(xs):
@@ -71,5 +82,7 @@ def aggregate(runs):
         for k in ("total_goodput_mbps", "jain", "mean_rtt_ms", "power"):
             row[k], row[k + "_sd"] = _mean_sd([x[k] for x in ms])
         row["failed_flows"] = sum(len(x["failed_flows"]) for x in ms)
+        row["latency"] = {k: _mean_sd([x.get("latency", {}).get(k) for x in ms])[0]
+                          for k in dict.fromkeys(k for x in ms for k in x.get("latency", {}))}
         out.append(row)
     return out

@@ -46,8 +46,27 @@ def markdown(doc):
                          + (f" ({r['failed_flows']} failed flows)" if r["failed_flows"] else "") + " |")
         lines += [""] + (ratio_lines(rows) if set(doc["variants"]) <= {"e2e", "tunnel"}
                          else ratio_matrix_lines(doc, rows)) + [""]
+    lines += latency_lines(doc)
     lines += window_lines(doc)
     return "\n".join(lines)
+
+
+def latency_lines(doc):
+    """Markdown table of the latency figures (ping percentiles, short-download completion times),
+    means over repetitions, if any run has them."""
+    rows = [r for r in doc["summary"] if r.get("latency")]
+    if not rows:
+        return []
+    keys = list(dict.fromkeys(k for r in rows for k in r["latency"]))
+    sweep = doc.get("sweep_parameter") or "-"
+    lines = ["## latency (ms, lost_pct in %; means over repetitions)", "",
+             "| case | variant | " + sweep + " | " + " | ".join(keys) + " |",
+             "|---|---|---|" + "---|" * len(keys)]
+    for r in rows:
+        point = "-" if r["sweep_value"] is None else r["sweep_value"]
+        lines.append(f"| {r['case']} | {_variant_label(doc, r['variant'])} | {point} | " +
+                     " | ".join(_f(r["latency"].get(k), 1) for k in keys) + " |")
+    return lines + [""]
 
 
 def window_lines(doc):

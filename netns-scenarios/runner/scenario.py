@@ -61,6 +61,9 @@ def validate(sc):
         _require(f.get("type", "tcp") in ("tcp", "udp", "ping", "http"), f"flow {f['name']}: bad type")
         for end in ("from", "to"):
             _require(f.get(end) in nodes, f"flow {f['name']}: unknown node '{f.get(end)}'")
+        if "repeat" in f:
+            _require(f.get("type") == "http" and str(f["repeat"]).isdigit() and int(f["repeat"]) >= 1,
+                     f"flow {f['name']}: repeat (downloads one after another) is for http flows, at least 1")
     for v in sc.get("variants", ["e2e"]):
         _require(variant_kind(v) in VARIANTS,
                  f"variants: '{v}': kind must be one of {', '.join(VARIANTS)}")

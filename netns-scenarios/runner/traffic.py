@@ -2,8 +2,10 @@
 and parsing."""
 import hashlib
 import json
+import math
 import os
 import re
+import shlex
 import statistics
 import sys
 import time
@@ -63,6 +65,35 @@ def parse_http(curl_out, size, sent_sha, got_sha, server_stats):
         r["max_rtt_ms"] = max(samples)
     r["congestion"] = (server_stats or {}).get("cc")
     return r
+
+def parse_http_series(lines, repeat, size, sent_sha, got_shas, server_stats):
+    """Result of an http flow of `repeat` downloads one after another: each must be complete and
+    intact; goodput = all bytes / the sum of the transfers' times; completion times (connection
+    set-up included, what a user waits for) as a list, median and 95th percentile in ms."""
+    lines = [x for x in lines if x.strip()]
+    if len(lines) != repeat:
+        raise RuntimeError(f"{len(lines)} of {repeat} downloads finished")
+    each = [parse_http(line, size, sent_sha, sha, None) for line, sha in zip(lines, got_shas)]
+    fct = [1000 * float(line.split()[2]) for line in lines]
+    seconds = sum(r["seconds"] for r in each)
+    r = {"downloads": repeat, "bytes_received": size * repeat, "seconds": seconds, "size": size,
+         "sha256_ok": True, "goodput_bps": 8 * size * repeat / seconds if seconds > 0 else None,
+         "completion_ms": [round(x, 1) for x in fct], "completion_median_ms": statistics.median(fct),
+         "completion_p95_ms": _percentile(fct, 0.95),
+         "time_to_first_byte_median_ms": 1000 * statistics.median(r["time_to_first_byte"] for r in each)}
+    samples = (server_stats or {}).get("rtt_samples_ms") or []
+    if samples:
+        r["mean_rtt_ms"] = statistics.mean(samples)
+        r["max_rtt_ms"] = max(samples)
+    r["congestion"] = (server_stats or {}).get("cc")
+    return r
+
+
+def _percentile(xs, q):
+    """The q-quantile of xs (nearest rank)."""
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, math.ceil(q * len(xs)) - 1))]
+
 
 _PING_TIME = re.compile(r"icmp_seq=(\d+) .*time=([\d.]+) ms")
 
@@ -143,9 +174,7 @@ class Traffic:
         out = open(self._path(f, "out"), "w")
         err = open(self._path(f, "err"), "w")
         if f["type"] == "http":
-            url = f"http://{self.topo.address(f['from'])}:{f['port']}/file"
-            args = ["curl", "-sS", "--max-time", f["duration"], "-o", self._path(f, "download"),
-                    "-w", _CURL_FORMAT, url]
+            args = self._curl_args(f)
         elif f["type"] == "ping":
             args = ["ping", "-n", "-i", f.get("interval", 0.2), "-w", f["duration"], addr]
             if f.get("count"):
@@ -155,6 +184,19 @@ class Traffic:
         client = f["to"] if f["type"] == "http" else f["from"]  # curl downloads on the receiver
         f["_started_at"] = round(time.time() - self.t0, 3)
         self.procs[f["name"]] = self.ns.spawn(client, args, stdout=out, stderr=err)
+
+    def _curl_args(self, f):
+        """The client of an http flow: one curl, or with `repeat: N` a shell loop of N curls one
+        after another, each a new TCP connection (short transfers as a browser makes them); every
+        download is kept under its own name until it is checked."""
+        url = f"http://{self.topo.address(f['from'])}:{f['port']}/file"
+        curl = ["curl", "-sS", "--max-time", str(f["duration"]), "-w", _CURL_FORMAT + "\\n", "-o"]
+        repeat = int(f.get("repeat", 1))
+        if repeat == 1:
+            return curl + [self._path(f, "download"), url]
+        loop = (f"for i in $(seq {repeat}); do {shlex.join(curl)} {shlex.quote(self._path(f, 'download'))}.$i "
+                f"{shlex.quote(url)} || exit 1; done")
+        return ["sh", "-c", loop]
 
     def run(self):
         """Runs every flow at its start time; prints progress; waits for all to finish."""
@@ -238,13 +280,18 @@ class Traffic:
 
     def _http_result(self, f):
         """An http flow's result; the served and downloaded files are removed (they are large)."""
-        download = self._path(f, "download")
+        repeat = int(f.get("repeat", 1))
+        downloads = ([self._path(f, "download")] if repeat == 1 else
+                     [f"{self._path(f, 'download')}.{i}" for i in range(1, repeat + 1)])
         try:
-            got_sha = sha256_of(download) if os.path.exists(download) else None
+            got = [sha256_of(d) if os.path.exists(d) else None for d in downloads]
             stats = _load_json(self._path(f, "server.json")) if os.path.exists(self._path(f, "server.json")) else None
-            return parse_http(open(self._path(f, "out")).read(), f["_size"], f["_sha"], got_sha, stats)
+            lines = open(self._path(f, "out")).read().split("\n")
+            if repeat == 1:
+                return parse_http(lines[0], f["_size"], f["_sha"], got[0], stats)
+            return parse_http_series(lines, repeat, f["_size"], f["_sha"], got, stats)
         finally:
-            for path in (download, os.path.join(self._path(f, "www"), "file")):
+            for path in downloads + [os.path.join(self._path(f, "www"), "file")]:
                 if os.path.exists(path):
                     os.remove(path)
 
@@ -329,7 +376,10 @@ def parse_ping(text):
     sent = re.search(r"(\d+) packets transmitted", text)
     out = {"rtt_ms": rtts, "rtt_seq": [int(m.group(1)) for m in matches], "replies": len(rtts),
            "sent": int(sent.group(1)) if sent else None}
+    if out["sent"]:
+        out["lost_pct"] = 100.0 * (out["sent"] - len(rtts)) / out["sent"]
     if rtts:
         out.update({"rtt_min_ms": min(rtts), "rtt_median_ms": statistics.median(rtts),
-                    "rtt_mean_ms": statistics.mean(rtts), "rtt_max_ms": max(rtts)})
+                    "rtt_mean_ms": statistics.mean(rtts), "rtt_p95_ms": _percentile(rtts, 0.95),
+                    "rtt_max_ms": max(rtts)})
     return out

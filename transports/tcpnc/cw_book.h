@@ -26,6 +26,7 @@ struct CwState {
   int ack_rank = -1;               // rank the newest ACK reported (-1: not listed)
   bool ack_complete = false;       // the newest ACK said decoded
   bool congestion_checked = false; // the "planned all resolved" check ran
+  bool idle_plan = false;          // closed by a pause with repairs for the idle target
   TimePoint last_planned_sent{};
   TimePoint opened{};              // when its first source was sent
 };

@@ -57,6 +57,9 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
   choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
   chooser_.repairs_by_size(ch, bounds_, short_k_);
+  coding::ChooserBounds idle = bounds_;
+  idle.target_retransmit = std::min(bounds_.target_retransmit, s_.idle_retransmission_target);
+  chooser_.repairs_by_size(ch, idle, idle_k_);
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return false;
   n_ = choice_.n;
   k_ = choice_.k;
@@ -90,6 +93,11 @@ unsigned RedundancyPlan::repairs_for(unsigned count, unsigned planned_n, unsigne
   if (count >= planned_n) return planned_k;
   if (choice_.n > 0 && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
   return std::max(1u, static_cast<unsigned>(std::ceil(double(planned_k) * count / std::max(1u, planned_n))));
+}
+
+unsigned RedundancyPlan::idle_repairs_for(unsigned count) const {
+  if (choice_.n == 0 || count == 0 || count >= idle_k_.size()) return 0;
+  return std::min(idle_k_[count], s_.k_max);
 }
 
 void RedundancyPlan::stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const {

@@ -49,6 +49,11 @@ class RedundancyPlan {
   // Repairs for a CW that closed with `count` sources against a plan of (planned_n, planned_k):
   // the chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
   unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
+  // Repairs for a CW of `count` sources that closed because input paused, chosen for the tighter
+  // idle_retransmission_target (0 until the first estimate). The sender uses them only when the
+  // path has room: a loss at the end of a burst, or of a lone interactive packet, costs a round
+  // trip, while its repairs use capacity the pause left idle.
+  unsigned idle_repairs_for(unsigned count) const;
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
   // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 4).
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
@@ -68,6 +73,7 @@ class RedundancyPlan {
   coding::Choice choice_{};
   std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
                                                             // behind choice_ (valid once choice_.n > 0)
+  std::array<unsigned, coding::kMaxWindow + 1> idle_k_{};   // the same for idle_retransmission_target
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
   unsigned n_ = 16, k_ = 2;
   unsigned n_start_ = 16;              // n at the start of every session (from the settings)

@@ -151,10 +151,24 @@ void Sender::flush(TimePoint) {
   coding::CwEncoder* e = book_.filling();
   if (!e || e->count() == 0) return;
   CwState& c = book_.state(e->cw_id());
-  const unsigned k = plan_.repairs_for(e->count(), e->planned_n(), c.planned_k);
+  unsigned k = plan_.repairs_for(e->count(), e->planned_n(), c.planned_k);
+  const unsigned idle_k = plan_.idle_repairs_for(e->count());
+  if (idle_k > k && has_room_for(idle_k)) {
+    ++ctr_.idle_cws;
+    ctr_.idle_extra_repairs += idle_k - k;
+    c.idle_plan = true;
+    k = idle_k;
+  }
   c.planned_k = k;
   e->set_plan(e->count(), std::min<unsigned>(k, s_.k_max));
   if (!e->closed()) e->close();
+}
+
+bool Sender::has_room_for(unsigned extra) const {
+  const double rate = cc_->path_rate();
+  const double min_rtt = std::chrono::duration<double>(cc_->min_rtt()).count();
+  const double room = rate > 0 && min_rtt > 0 ? rate * min_rtt / 2 : cc_->cwnd() / 2;
+  return in_flight_ + extra <= room;
 }
 
 std::optional<TimePoint> Sender::oldest_unresolved_cw_opened() {
@@ -217,7 +231,8 @@ void Sender::apply_plan() {
   }
   for (const OpenCw c : book_.open_cws()) {
     if (!c.enc.closed() || c.st.repairs_sent >= c.st.planned_k) continue;
-    c.st.planned_k = std::max(c.st.repairs_sent, plan_.repairs_for(c.enc.count(), plan_.n(), plan_.k()));
+    const unsigned kept = c.st.idle_plan ? c.st.planned_k : c.st.repairs_sent;  // an idle plan stands
+    c.st.planned_k = std::max(kept, plan_.repairs_for(c.enc.count(), plan_.n(), plan_.k()));
   }
 }
 

@@ -37,6 +37,8 @@ struct SenderCounters {
   std::uint64_t acked = 0, declared_lost = 0, entrance_drops = 0, accepted = 0;
   std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0, probes = 0;
   std::uint64_t aqm_drops = 0;  // accepted packets CoDel dropped from the entrance queue
+  std::uint64_t idle_cws = 0, idle_extra_repairs = 0;  // CWs closed by a pause that got the idle
+                                                       // target's repairs, and the repairs added
 };
 
 // One direction's sender. Inactive (send() answers not_connected) until start().
@@ -107,7 +109,13 @@ class Sender {
   // else a repair of the newest CW in flight.
   std::size_t send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   bool flush_due(TimePoint now) const;
+  // Closes the CW being filled (input paused) with repairs for its size: the idle target's when
+  // the path has room for them (has_room_for), else the plan's.
   void flush(TimePoint now);
+  // Whether `extra` more transmissions keep what is in flight within half the path's BDP (half the
+  // window while the path is unknown): the path is less than half used, so repairs cost only
+  // capacity that would stay idle.
+  bool has_room_for(unsigned extra) const;
   // Idle input after which a partly filled CW closes: flush_us, or four packet times at the
   // path's rate when that is longer (at most 15 ms).
   Duration flush_delay() const;
@@ -130,7 +138,7 @@ class Sender {
   // Re-plans (n, k) when due and applies a new plan to the CWs still open.
   void adapt(TimePoint now);
   // The CW being filled takes the plan at once; closed CWs whose planned repairs are still going
-  // out get the new k, scaled to their size.
+  // out get the new k, scaled to their size (never fewer than an idle plan gave them).
   void apply_plan();
 
   // --- sender_ack.cc: acknowledgements, losses, timers

@@ -24,6 +24,8 @@ struct TcpncCoreSettings {
   std::uint32_t k_max = 64;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
+  double idle_retransmission_target = 0.01;  // the same bound for a CW closed early because input
+                                             // paused, when the path has room for its repairs
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

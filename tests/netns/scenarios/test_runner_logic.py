@@ -176,6 +176,26 @@ class HttpFlow(unittest.TestCase):
         with self.assertRaises(RuntimeError):
             traffic.parse_http("0.02 0.05 1.02 999 200", 1000000, "ab", "ab", None)
 
+    def test_repeated_downloads_give_completion_times(self):
+        lines = ["0.02 0.05 0.30 1000 200", "0.02 0.05 0.10 1000 200", "0.02 0.05 0.20 1000 200", ""]
+        r = traffic.parse_http_series(lines, 3, 1000, "ab", ["ab"] * 3, None)
+        self.assertEqual(r["completion_ms"], [300.0, 100.0, 200.0])
+        self.assertAlmostEqual(r["completion_median_ms"], 200.0)
+        self.assertAlmostEqual(r["completion_p95_ms"], 300.0)
+        self.assertAlmostEqual(r["goodput_bps"], 8 * 3000 / (0.28 + 0.08 + 0.18))
+        with self.assertRaises(RuntimeError):  # one download missing
+            traffic.parse_http_series(lines[:2], 3, 1000, "ab", ["ab"] * 3, None)
+        with self.assertRaises(RuntimeError):  # one download corrupt
+            traffic.parse_http_series(lines, 3, 1000, "ab", ["ab", "cd", "ab"], None)
+
+    def test_ping_percentile_and_unanswered_share(self):
+        text = "".join(f"64 bytes from 10.2.0.2: icmp_seq={i} ttl=62 time={t} ms\n"
+                       for i, t in enumerate([60.0] * 18 + [120.0, 200.0], 1))
+        r = traffic.parse_ping(text + "25 packets transmitted, 20 received, 20% packet loss\n")
+        self.assertEqual(r["rtt_p95_ms"], 120.0)
+        self.assertEqual(r["rtt_median_ms"], 60.0)
+        self.assertAlmostEqual(r["lost_pct"], 20.0)
+
     def test_random_file_hash(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "f")

@@ -242,6 +242,16 @@ peers:
     tcpnc: {retransmission_target: 1}
 )",
      "test.yaml:7:36: peers[0].tcpnc.retransmission_target: expected a number in (0, 1), got 1"},
+    {"idle_target_zero",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: tcpnc
+    security: none
+    tcpnc: {idle_retransmission_target: 0}
+)",
+     "test.yaml:7:41: peers[0].tcpnc.idle_retransmission_target: expected a number in (0, 1], got 0"},
     {"r_max_below_one",
      R"(gateway: {name: gw1}
 peers:
