@@ -11,8 +11,10 @@ using transport::TimePoint;
 // Largest datagram the secure layer opens (a UDP payload).
 constexpr std::size_t kMaxRecord = 65536;
 
-SecureCore::SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings)
-    : inner_(std::move(inner)), session_(std::move(settings)), scratch_(kMaxRecord) {}
+SecureCore::SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings,
+                       std::size_t max_inner_datagram)
+    : inner_(std::move(inner)), session_(std::move(settings)), scratch_(kMaxRecord),
+      staged_(kStaged, std::min(max_inner_datagram, kMaxRecord)) {}
 
 void SecureCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) {
   last_now_ = now;
@@ -47,29 +49,24 @@ std::optional<std::size_t> SecureCore::poll_transmit(std::span<std::uint8_t> out
 
 void SecureCore::stage_inner(TimePoint now) {
   while (auto n = inner_->poll_transmit(scratch_, now)) {
-    if (staged_count_ == kStaged) {   // full: the oldest goes (the transport's recovery resends it)
-      staged_first_ = (staged_first_ + 1) % kStaged;
-      --staged_count_;
+    if (staged_.full()) {   // the oldest goes (the transport's recovery resends it)
+      staged_.pop();
       session_.count_tx_no_session();
     }
-    auto& slot = staged_[(staged_first_ + staged_count_) % kStaged];
-    slot.assign(scratch_.begin(), scratch_.begin() + static_cast<std::ptrdiff_t>(*n));
-    ++staged_count_;
+    if (!staged_.push(std::span(scratch_).first(*n))) session_.count_tx_no_session();  // larger than promised
   }
 }
 
 std::optional<std::size_t> SecureCore::send_staged(std::span<std::uint8_t> out, TimePoint now) {
-  while (staged_count_ > 0) {
-    auto& slot = staged_[staged_first_];
-    staged_first_ = (staged_first_ + 1) % kStaged;
-    --staged_count_;
-    if (slot.size() > out.size() - wire::kRecordOverhead) {
+  while (!staged_.empty()) {
+    const auto n = staged_.pop_into(out.subspan(wire::kDataHeaderSize, out.size() - wire::kRecordOverhead));
+    if (!n) {  // does not fit this buffer: dropped (the transport's recovery resends it)
+      staged_.pop();
       session_.count_tx_no_session();
       continue;
     }
-    std::copy(slot.begin(), slot.end(), out.begin() + wire::kDataHeaderSize);
     session_.count_tx_staged();
-    return session_.seal(out, slot.size(), now);
+    return session_.seal(out, *n, now);
   }
   return std::nullopt;
 }

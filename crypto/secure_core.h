@@ -3,19 +3,20 @@
 // before the inner core's parser sees a byte of it. Handshakes, cookies and keep-alive records
 // interleave with the inner core's datagrams. Sans-I/O like the cores it wraps.
 #pragma once
-#include <array>
 #include <memory>
 #include <vector>
 
 #include "crypto/session.h"
 #include "transports/common/core.h"
+#include "transports/common/packet_ring.h"
 
 namespace ncgw::crypto {
 
 // The inner core must be built for datagrams kRecordOverhead bytes smaller than the underlay's.
 class SecureCore final : public transport::Core {
  public:
-  SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings);
+  // `max_inner_datagram`: the largest datagram the inner core emits (sizes the staging slots).
+  SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings, std::size_t max_inner_datagram);
 
   void on_datagram(std::span<const std::uint8_t> bytes, transport::TimePoint now) override;
   void on_timeout(transport::TimePoint now) override;
@@ -43,9 +44,7 @@ class SecureCore final : public transport::Core {
   // its handshake): a transport does not wait for its own retry timer.
   static constexpr std::size_t kStaged = 8;
   std::vector<std::uint8_t> scratch_;   // opened records, and the inner core's staged datagrams
-  std::array<std::vector<std::uint8_t>, kStaged> staged_;
-  std::size_t staged_first_ = 0;        // ring index of the oldest staged datagram
-  std::size_t staged_count_ = 0;
+  transport::PacketRing staged_;        // kStaged slots of max_inner_datagram bytes
   transport::TimePoint last_now_{};     // for the key age in stats()
 };
 

@@ -53,8 +53,8 @@ std::size_t record_overhead(const config::Peer& peer) {
 }
 
 // `inner` wrapped in the secure layer with `keys` (placeholders when null).
-std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> inner, const config::Peer& peer,
-                                             const PeerKeys* keys, const CoreHost& env) {
+std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> inner, const config::GatewayConfig& gw,
+                                             const config::Peer& peer, const PeerKeys* keys, const CoreHost& env) {
   crypto::SessionSettings s;
   const PeerKeys placeholder{};
   const PeerKeys& k = keys ? *keys : placeholder;
@@ -69,7 +69,8 @@ std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> in
   s.reject_after = s.rekey_after + std::chrono::seconds(60);
   s.wall_offset_ns = env.wall_offset_ns;
   s.random = env.random;
-  return std::make_unique<crypto::SecureCore>(std::move(inner), std::move(s));
+  const std::size_t inner_datagram = underlay_max_datagram(gw, peer) - record_overhead(peer);
+  return std::make_unique<crypto::SecureCore>(std::move(inner), std::move(s), inner_datagram);
 }
 
 std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, const config::Peer& peer) {
@@ -212,7 +213,7 @@ std::unique_ptr<transport::Core> make_core(const config::GatewayConfig& gw, cons
   const CoreHost& h = host ? *host : system;
   auto core = make_transport(gw, peer, h);
   if (peer.security == config::Security::none) return core;
-  return make_secure(std::move(core), peer, keys, h);
+  return make_secure(std::move(core), gw, peer, keys, h);
 }
 
 }  // namespace ncgw::gateway

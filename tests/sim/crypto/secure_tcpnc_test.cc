@@ -26,7 +26,7 @@ std::unique_ptr<transport::Core> core(const Scenario& sc, std::uint64_t seed, bo
   auto ss = side == Side::a ? test::pair_settings(1, 2) : test::pair_settings(2, 1);
   ss.rekey_after = rekey;
   ss.reject_after = rekey + 10s;
-  return std::make_unique<SecureCore>(std::move(inner), std::move(ss));
+  return std::make_unique<SecureCore>(std::move(inner), std::move(ss), s.max_datagram_bytes);
 }
 
 // Runs the bulk flow for `seconds`; returns the sink's goodput in Mbit/s after the first second.

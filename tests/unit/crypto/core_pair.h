@@ -16,7 +16,8 @@ inline std::unique_ptr<SecureCore> secure_plain(std::uint64_t self, std::uint64_
   plain::PlainCoreSettings ps;
   ps.session_id = 7;
   ps.max_datagram = 1472 - wire::kRecordOverhead;
-  return std::make_unique<SecureCore>(std::make_unique<plain::PlainCore>(ps), pair_settings(self, other));
+  return std::make_unique<SecureCore>(std::make_unique<plain::PlainCore>(ps), pair_settings(self, other),
+                                      ps.max_datagram);
 }
 
 // The two cores, a shared clock and the wire.
