@@ -59,12 +59,18 @@ def parse_http(curl_out, size, sent_sha, got_sha, server_stats):
         raise RuntimeError(f"download incomplete or corrupt: HTTP {code}, {got} of {size} bytes, "
                            f"sha256 {'equal' if sent_sha == got_sha else 'differs'}")
     r["goodput_bps"] = 8 * size / seconds if seconds > 0 else None
+    return _with_server_stats(r, server_stats)
+
+def _with_server_stats(r, server_stats):
+    """`r` plus the web server's figures: the sender's mean and largest smoothed RTT, and its
+    congestion control."""
     samples = (server_stats or {}).get("rtt_samples_ms") or []
     if samples:
         r["mean_rtt_ms"] = statistics.mean(samples)
         r["max_rtt_ms"] = max(samples)
     r["congestion"] = (server_stats or {}).get("cc")
     return r
+
 
 def parse_http_series(lines, repeat, size, sent_sha, got_shas, server_stats):
     """Result of an http flow of `repeat` downloads one after another: each must be complete and
@@ -81,12 +87,7 @@ def parse_http_series(lines, repeat, size, sent_sha, got_shas, server_stats):
          "completion_ms": [round(x, 1) for x in fct], "completion_median_ms": statistics.median(fct),
          "completion_p95_ms": _percentile(fct, 0.95),
          "time_to_first_byte_median_ms": 1000 * statistics.median(r["time_to_first_byte"] for r in each)}
-    samples = (server_stats or {}).get("rtt_samples_ms") or []
-    if samples:
-        r["mean_rtt_ms"] = statistics.mean(samples)
-        r["max_rtt_ms"] = max(samples)
-    r["congestion"] = (server_stats or {}).get("cc")
-    return r
+    return _with_server_stats(r, server_stats)
 
 
 def _percentile(xs, q):
