@@ -6,14 +6,12 @@
 #include <string>
 #include <string_view>
 
+#include "transports/common/ip_address.h"
+
 namespace ncgw::config {
 
-// An IP address; IPv4 lives in the first 4 bytes of `bytes`.
-struct IpAddress {
-  bool v6 = false;
-  std::array<std::uint8_t, 16> bytes{};
-  friend bool operator==(const IpAddress&, const IpAddress&) = default;
-};
+// An IP address: the shared value type (IPv4 in the first 4 bytes of `bytes`).
+using IpAddress = transport::IpAddress;
 
 // An address with a prefix length, e.g. 10.1.0.0/16 or fd00::1/64.
 struct Prefix {

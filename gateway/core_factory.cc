@@ -121,7 +121,7 @@ std::uint32_t auto_udt_mss(const config::GatewayConfig& gw, const config::Peer& 
 
 std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const config::Peer& peer,
                                           const CoreHost& env) {
-  const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
+  const transport::IpAddress host = *config::parse_ip(peer.endpoint_host);
   udt::UdtTunnelSettings s = udt::default_tunnel_settings();
   std::copy(host.bytes.begin(), host.bytes.end(), s.peer.bytes.begin());
   s.peer.v6 = host.v6;
@@ -159,7 +159,7 @@ std::unique_ptr<transport::Core> make_udt(const config::GatewayConfig& gw, const
 }  // namespace
 
 std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config::Peer& peer) {
-  const config::IpAddress host = *config::parse_ip(peer.endpoint_host);
+  const transport::IpAddress host = *config::parse_ip(peer.endpoint_host);
   const std::size_t ip = host.v6 ? kIpv6Header : kIpv4Header;
   return gw.tun.underlay_mtu - ip - kUdpHeader;
 }

@@ -34,8 +34,8 @@ HopOutcome decrement_v6(std::span<std::uint8_t> p) {
 }
 
 // The source address of a packet ip_destination accepted.
-config::IpAddress ip_source(std::span<const std::uint8_t> packet) {
-  config::IpAddress a;
+transport::IpAddress ip_source(std::span<const std::uint8_t> packet) {
+  transport::IpAddress a;
   a.v6 = (packet[0] >> 4) == 6;
   std::memcpy(a.bytes.data(), packet.data() + (a.v6 ? 8 : 12), a.v6 ? 16 : 4);
   return a;
@@ -76,7 +76,7 @@ ForwardDecision Forwarder::too_big(std::span<const std::uint8_t> packet, std::si
 
 ForwardDecision Forwarder::answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu) {
   answer_length_ = 0;
-  const config::IpAddress src = ip_source(packet);
+  const transport::IpAddress src = ip_source(packet);
   const auto back = routes_.lookup(src);
   const auto source = answer_source(kind, packet, src.v6, back.has_value());
   if (!source) return {ForwardAction::no_answer};
@@ -86,7 +86,7 @@ ForwardDecision Forwarder::answer_with(IcmpError kind, std::span<const std::uint
   return {ForwardAction::answer_peer, *back};
 }
 
-std::optional<config::IpAddress> Forwarder::answer_source(IcmpError kind, std::span<const std::uint8_t> packet,
+std::optional<transport::IpAddress> Forwarder::answer_source(IcmpError kind, std::span<const std::uint8_t> packet,
                                                           bool v6, bool to_peer) const {
   // This host's kernel drops a packet written to the TUN whose source is one of its own addresses
   // (a martian source), so a Packet Too Big for a local host comes from the packet's destination,

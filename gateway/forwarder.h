@@ -62,11 +62,11 @@ class Forwarder {
   ForwardDecision answer_with(IcmpError kind, std::span<const std::uint8_t> packet, std::uint32_t mtu);
   // The source address of an ICMP error `kind` about `packet` (IPv6 when `v6`), sent to a peer or
   // written to this host's TUN.
-  std::optional<config::IpAddress> answer_source(IcmpError kind, std::span<const std::uint8_t> packet, bool v6,
+  std::optional<transport::IpAddress> answer_source(IcmpError kind, std::span<const std::uint8_t> packet, bool v6,
                                                  bool to_peer) const;
 
   const RouteTable& routes_;
-  std::optional<config::IpAddress> source_v4_, source_v6_;
+  std::optional<transport::IpAddress> source_v4_, source_v6_;
   std::array<std::uint8_t, kMaxIcmpAnswer> answer_{};
   std::size_t answer_length_ = 0;
 };

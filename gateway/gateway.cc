@@ -53,7 +53,7 @@ std::chrono::steady_clock::time_point Gateway::steady(TimePoint t) const {
 }
 
 std::vector<DatagramPort*> Gateway::open_ports() {
-  const config::IpAddress listen = *config::parse_ip(cfg_.listen.address);
+  const transport::IpAddress listen = *config::parse_ip(cfg_.listen.address);
   std::vector<DatagramPort*> port_of_peer;
   std::vector<std::uint16_t> numbers;   // index-aligned with ports_
   for (const auto& peer : datapath_.peers()) {

@@ -64,7 +64,7 @@ void put32(std::uint8_t* p, std::uint32_t v) {
 }
 
 std::size_t build_v4(IcmpError kind, std::uint32_t mtu, std::span<const std::uint8_t> expired,
-                     const config::IpAddress& source, std::span<std::uint8_t> out) {
+                     const transport::IpAddress& source, std::span<std::uint8_t> out) {
   const std::size_t quoted = std::min(expired.size(), kIcmp4AnswerLimit - 28);
   const std::size_t total = 28 + quoted;
   if (out.size() < total) return 0;
@@ -88,7 +88,7 @@ std::size_t build_v4(IcmpError kind, std::uint32_t mtu, std::span<const std::uin
 }
 
 std::size_t build_v6(IcmpError kind, std::uint32_t mtu, std::span<const std::uint8_t> expired,
-                     const config::IpAddress& source, std::span<std::uint8_t> out) {
+                     const transport::IpAddress& source, std::span<std::uint8_t> out) {
   const std::size_t quoted = std::min(expired.size(), kMaxIcmpAnswer - 48);
   const std::size_t payload = 8 + quoted;
   if (out.size() < 40 + payload) return 0;
@@ -148,7 +148,7 @@ bool must_not_fragment(std::span<const std::uint8_t> packet) {
   return version == 4 && packet.size() >= 20 && (packet[6] & 0x40) != 0;
 }
 
-std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const config::IpAddress& source,
+std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const transport::IpAddress& source,
                              std::uint32_t mtu, std::span<std::uint8_t> out) {
   if (!may_answer_with_icmp_error(packet)) return 0;
   const bool v6 = (packet[0] >> 4) == 6;
@@ -156,7 +156,7 @@ std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packe
   return v6 ? build_v6(kind, mtu, packet, source, out) : build_v4(kind, mtu, packet, source, out);
 }
 
-std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const config::IpAddress& source,
+std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const transport::IpAddress& source,
                                 std::span<std::uint8_t> out) {
   return build_icmp_error(IcmpError::time_exceeded, expired, source, 0, out);
 }

@@ -39,13 +39,13 @@ bool must_not_fragment(std::span<const std::uint8_t> packet);
 // Writes ICMP error `kind` about `packet` into `out`, from `source` (same IP family as `packet`) to
 // the packet's source, quoting as much of it as fits; `mtu` is the MTU a Packet Too Big reports.
 // Returns the answer's length, or 0 when none may or can be built.
-std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const config::IpAddress& source,
+std::size_t build_icmp_error(IcmpError kind, std::span<const std::uint8_t> packet, const transport::IpAddress& source,
                              std::uint32_t mtu, std::span<std::uint8_t> out);
 
 // Writes an ICMP Time Exceeded (hop limit exceeded in transit, code 0) about `expired` into `out`,
 // from `source` (same IP family as `expired`) to the expired packet's source, quoting as much of
 // it as fits. Returns the answer's length, or 0 when none may or can be built.
-std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const config::IpAddress& source,
+std::size_t build_time_exceeded(std::span<const std::uint8_t> expired, const transport::IpAddress& source,
                                 std::span<std::uint8_t> out);
 
 }  // namespace ncgw::gateway

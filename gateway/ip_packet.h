@@ -10,10 +10,10 @@
 namespace ncgw::gateway {
 
 // The destination address of an IPv4 or IPv6 packet, or nothing if the packet is malformed.
-inline std::optional<config::IpAddress> ip_destination(std::span<const std::uint8_t> packet) {
+inline std::optional<transport::IpAddress> ip_destination(std::span<const std::uint8_t> packet) {
   if (packet.empty()) return std::nullopt;
   const unsigned version = packet[0] >> 4;
-  config::IpAddress a;
+  transport::IpAddress a;
   if (version == 4 && packet.size() >= 20 && (packet[0] & 0x0F) >= 5) {
     std::memcpy(a.bytes.data(), packet.data() + 16, 4);
     return a;

@@ -17,7 +17,7 @@ void RouteTable::add(const config::Prefix& prefix, std::size_t peer_index) {
                    [](const Entry& a, const Entry& b) { return a.prefix.length > b.prefix.length; });
 }
 
-std::optional<std::size_t> RouteTable::lookup(const config::IpAddress& destination) const {
+std::optional<std::size_t> RouteTable::lookup(const transport::IpAddress& destination) const {
   for (const auto& e : entries_) {
     if (config::contains(e.prefix, destination)) return e.peer_index;
   }

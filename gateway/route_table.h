@@ -14,7 +14,7 @@ class RouteTable {
   // Adds prefix -> peer; a later add of the same prefix replaces the earlier one.
   void add(const config::Prefix& prefix, std::size_t peer_index);
   // The peer of the longest prefix containing `destination`, if any.
-  std::optional<std::size_t> lookup(const config::IpAddress& destination) const;
+  std::optional<std::size_t> lookup(const transport::IpAddress& destination) const;
   // Number of routes.
   std::size_t size() const { return entries_.size(); }
 

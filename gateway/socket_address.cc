@@ -23,7 +23,7 @@ bool as_v4(const SocketAddress& a, in_addr& addr, in_port_t& port) {
 
 }  // namespace
 
-SocketAddress SocketAddress::from(const config::IpAddress& ip, std::uint16_t port) {
+SocketAddress SocketAddress::from(const transport::IpAddress& ip, std::uint16_t port) {
   SocketAddress a;
   if (ip.v6) {
     auto* s6 = reinterpret_cast<sockaddr_in6*>(&a.storage);
@@ -51,6 +51,18 @@ bool SocketAddress::same_endpoint(const SocketAddress& other) const {
   const auto* b6 = reinterpret_cast<const sockaddr_in6*>(&other.storage);
   return a6->sin6_port == b6->sin6_port &&
          std::memcmp(&a6->sin6_addr, &b6->sin6_addr, sizeof(in6_addr)) == 0;
+}
+
+transport::IpEndpoint SocketAddress::endpoint() const {
+  transport::IpEndpoint e;
+  e.port = port();
+  if (family() == AF_INET6) {
+    e.v6 = true;
+    std::memcpy(e.bytes.data(), &reinterpret_cast<const sockaddr_in6*>(&storage)->sin6_addr, 16);
+  } else {
+    std::memcpy(e.bytes.data(), &reinterpret_cast<const sockaddr_in*>(&storage)->sin_addr, 4);
+  }
+  return e;
 }
 
 std::uint16_t SocketAddress::port() const {

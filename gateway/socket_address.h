@@ -7,7 +7,7 @@
 #include <cstring>
 #include <string>
 
-#include "config/prefix.h"
+#include "transports/common/ip_address.h"
 
 namespace ncgw::gateway {
 
@@ -16,8 +16,12 @@ struct SocketAddress {
   sockaddr_storage storage{};
   socklen_t length = 0;
 
-  // Builds one from a config address and port.
-  static SocketAddress from(const config::IpAddress& ip, std::uint16_t port);
+  // Builds one from an address and port.
+  static SocketAddress from(const transport::IpAddress& ip, std::uint16_t port);
+  // Builds one from an endpoint value.
+  static SocketAddress from(const transport::IpEndpoint& e) { return from(e.address(), e.port); }
+  // The endpoint as a value (IPv4-mapped IPv6 stays IPv6).
+  transport::IpEndpoint endpoint() const;
   // True if both hold the same family, address and port (IPv4-mapped IPv6 equals IPv4).
   bool same_endpoint(const SocketAddress& other) const;
   // "10.0.0.2:5500" or "[fd00::2]:5500".

@@ -45,7 +45,7 @@ class UdpPort final : public DatagramPort {
   // Throws std::system_error naming the address on failure.
   explicit UdpPort(const SocketAddress& local, bool offloads = false, WhenBlocked when_blocked = WhenBlocked::drop);
   // The same for `address`:`port` from a configuration.
-  UdpPort(const config::IpAddress& address, std::uint16_t port, bool offloads = false)
+  UdpPort(const transport::IpAddress& address, std::uint16_t port, bool offloads = false)
       : UdpPort(SocketAddress::from(address, port), offloads) {}
   ~UdpPort() override;
   UdpPort(const UdpPort&) = delete;

@@ -15,39 +15,9 @@ namespace {
 // Datagrams per send round (one sendmmsg when the port's batch fills).
 constexpr std::size_t kSendRound = gateway::kBatch;
 
-gateway::SocketAddress to_socket(const PeerAddress& a) {
-  gateway::SocketAddress s;
-  if (a.v6) {
-    auto* s6 = reinterpret_cast<sockaddr_in6*>(&s.storage);
-    s6->sin6_family = AF_INET6;
-    s6->sin6_port = htons(a.port);
-    std::memcpy(&s6->sin6_addr, a.bytes.data(), 16);
-    s.length = sizeof(sockaddr_in6);
-    return s;
-  }
-  auto* s4 = reinterpret_cast<sockaddr_in*>(&s.storage);
-  s4->sin_family = AF_INET;
-  s4->sin_port = htons(a.port);
-  std::memcpy(&s4->sin_addr, a.bytes.data(), 4);
-  s.length = sizeof(sockaddr_in);
-  return s;
-}
-
-PeerAddress to_peer(const gateway::SocketAddress& s) {
-  PeerAddress a;
-  a.port = s.port();
-  if (s.family() == AF_INET6) {
-    a.v6 = true;
-    std::memcpy(a.bytes.data(), &reinterpret_cast<const sockaddr_in6*>(&s.storage)->sin6_addr, 16);
-  } else {
-    std::memcpy(a.bytes.data(), &reinterpret_cast<const sockaddr_in*>(&s.storage)->sin_addr, 4);
-  }
-  return a;
-}
-
 }  // namespace
 
-UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to) : ep_(ep), port_(to_socket(bind_to), false,
+UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to) : ep_(ep), port_(gateway::SocketAddress::from(bind_to), false,
                                                                                  gateway::WhenBlocked::hold) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // precise pacing wake-ups (docs/traps.md)
 }
@@ -70,7 +40,7 @@ void UdpDriver::receive_all(TimePoint now) {
       const TimePoint at = real == 0 ? now : std::min(now, transport::time_from_ns(real - offset));
       const auto d = port_.received(i);
       if (receive_filter_ && receive_filter_(d, at)) continue;
-      ep_.on_datagram(d, to_peer(port_.sender(i)), at);
+      ep_.on_datagram(d, port_.sender(i).endpoint(), at);
     }
     if (!port_.batch_was_full()) return;
   }
@@ -85,7 +55,7 @@ bool UdpDriver::transmit_all(TimePoint now) {
       if (slot.empty()) return false;  // the socket buffer is full: wait until it is writable
       const auto t = ep_.poll_transmit(slot, now);
       if (!t) break;
-      port_.commit_send(t->size, to_socket(t->to));
+      port_.commit_send(t->size, gateway::SocketAddress::from(t->to));
     }
     port_.flush();
     if (port_.blocked()) return false;

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "config/prefix.h"
 #include "gateway/udp_port.h"
 
 namespace ncgw::gateway {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "config/prefix.h"
 #include "gateway/udp_port.h"
 
 namespace ncgw::gateway {

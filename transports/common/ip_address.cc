@@ -1,11 +1,11 @@
-#include "transports/udt/address.h"
+#include "transports/common/ip_address.h"
 
 #include <arpa/inet.h>
 
-namespace ncgw::udt {
+namespace ncgw::transport {
 
-bool PeerAddress::parse(const std::string& text, PeerAddress& out) {
-  out = PeerAddress{};
+bool IpEndpoint::parse(const std::string& text, IpEndpoint& out) {
+  out = IpEndpoint{};
   std::string host;
   std::string port;
   if (!text.empty() && text.front() == '[') {
@@ -31,10 +31,10 @@ bool PeerAddress::parse(const std::string& text, PeerAddress& out) {
   return inet_pton(out.v6 ? AF_INET6 : AF_INET, host.c_str(), out.bytes.data()) == 1;
 }
 
-std::string PeerAddress::to_string() const {
+std::string IpEndpoint::to_string() const {
   char buf[INET6_ADDRSTRLEN] = {};
   inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), buf, sizeof buf);
   return v6 ? "[" + std::string(buf) + "]:" + std::to_string(port) : std::string(buf) + ":" + std::to_string(port);
 }
 
-}  // namespace ncgw::udt
+}  // namespace ncgw::transport
