@@ -29,8 +29,6 @@ struct IpEndpoint {
     p.port = port;
     return p;
   }
-  // `address` with `port`.
-  static IpEndpoint of(const IpAddress& address, std::uint16_t port) { return {address.bytes, port, address.v6}; }
   // The address without the port.
   IpAddress address() const { return {v6, bytes}; }
   // Parses "a.b.c.d:port" or "[v6]:port"; returns false on syntax errors.
