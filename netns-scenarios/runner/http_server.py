@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The web server of `http` flows: Python's http.server serving one directory, with the TCP
 congestion control of every accepted connection set per socket (root may choose any the kernel
-has, not only the namespace's allowed ones), and the sending socket's smoothed RTT (TCP_INFO)
-sampled every 100 ms while a response is sent, written as JSON to --stats when the server stops.
+has, not only the namespace's allowed ones), and the sending socket's smoothed RTT and sender
+state (TCP_INFO: cwnd, packets in flight, pacing and delivery rate, retransmissions) sampled every
+100 ms while a response is sent, written as JSON to --stats when the server stops.
   http_server.py --dir DIR --port PORT [--cc NAME] --stats FILE"""
 import argparse
 import functools
@@ -14,19 +15,28 @@ import struct
 import sys
 import time
 
-_TCPI_RTT_OFFSET = 68  # struct tcp_info: u32 tcpi_rtt (microseconds) after 8 bytes + 15 u32 fields
+# Offsets in struct tcp_info (linux/tcp.h): u32 tcpi_unacked 24, tcpi_rtt 68 (us), tcpi_snd_cwnd 80,
+# tcpi_total_retrans 100; u64 tcpi_pacing_rate 104 and tcpi_delivery_rate 160 (bytes/s).
+_TCPI_SIZE = 168
 
 
-def srtt_ms(sock):
-    """The socket's smoothed RTT in ms (TCP_INFO)."""
-    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 104)
-    return struct.unpack_from("I", info, _TCPI_RTT_OFFSET)[0] / 1000.0
+def sender_state(sock):
+    """(smoothed RTT ms, [cwnd, unacked, pacing Mbit/s, delivery Mbit/s, total retransmissions])
+    of a socket (TCP_INFO)."""
+    info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCPI_SIZE)
+    if len(info) < _TCPI_SIZE:
+        return struct.unpack_from("I", info, 68)[0] / 1000.0, None
+    u32 = lambda off: struct.unpack_from("I", info, off)[0]  # noqa: E731
+    u64 = lambda off: struct.unpack_from("Q", info, off)[0]  # noqa: E731
+    return u32(68) / 1000.0, [u32(80), u32(24), round(u64(104) * 8e-6, 3), round(u64(160) * 8e-6, 3), u32(100)]
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     """Serves files; sets the congestion control; samples the RTT while sending."""
     cc = None
-    stats = {"rtt_samples_ms": [], "responses": 0, "cc": None}
+    stats = {"rtt_samples_ms": [], "responses": 0, "cc": None,
+             "sender_samples": [], "sender_fields": ["t_s", "cwnd", "unacked", "pacing_mbps",
+                                                     "delivery_mbps", "total_retrans"]}
 
     def setup(self):
         super().setup()
@@ -36,14 +46,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             .rstrip(b"\0").decode()
 
     def copyfile(self, source, outputfile):
-        next_sample = time.monotonic()
+        start = next_sample = time.monotonic()
         while True:
             buf = source.read(64 * 1024)
             if not buf:
                 break
             outputfile.write(buf)
             if time.monotonic() >= next_sample:
-                Handler.stats["rtt_samples_ms"].append(srtt_ms(self.request))
+                rtt, state = sender_state(self.request)
+                Handler.stats["rtt_samples_ms"].append(rtt)
+                if state:
+                    Handler.stats["sender_samples"].append([round(time.monotonic() - start, 3)] + state)
                 next_sample += 0.1
         Handler.stats["responses"] += 1
 
