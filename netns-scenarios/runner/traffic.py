@@ -61,6 +61,7 @@ def parse_http(curl_out, size, sent_sha, got_sha, server_stats):
     r["goodput_bps"] = 8 * size / seconds if seconds > 0 else None
     return _with_server_stats(r, server_stats)
 
+
 def _with_server_stats(r, server_stats):
     """`r` plus the web server's figures: the sender's mean and largest smoothed RTT, and its
     congestion control."""
