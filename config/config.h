@@ -62,6 +62,10 @@ struct TcpncSettings {
   // interactive packet) while the path has room for its repairs: such losses cost a round trip of
   // delay and the repairs cost only idle capacity. At most retransmission_target in effect.
   double idle_retransmission_target = 0.01;
+  // Packets of a flow with nothing waiting at the tunnel's entrance pass the bulk queue (pings,
+  // DNS, handshakes, the ACKs of a reverse transfer are neither delayed nor dropped by a bulk flow
+  // that fills the entrance); false: one FIFO.
+  bool sparse_flow_priority = true;
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

@@ -91,7 +91,14 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
             gws = gateways.start(ns, tl["ncgw"], cfgs, run_dir)
         traffic = Traffic(ns, topo, body["flows"], run_dir, body.get("duration") or 10, label,
                           body.get("events"))
-        traffic.run()
+        sampler = None
+        if gws and body.get("status_samples"):
+            sampler = gateways.StatusSampler(tl["ncgw"], gws, run_dir, body["status_samples"]).start()
+        try:
+            traffic.run()
+        finally:
+            if sampler:
+                sampler.stop()
         result["events"] = traffic.applied
         result["flows"] = traffic.results()
         result["linkem"] = topo.linkem_stats()

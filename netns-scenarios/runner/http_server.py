@@ -13,6 +13,7 @@ import signal
 import socket
 import struct
 import sys
+import threading
 import time
 
 # Offsets in struct tcp_info (linux/tcp.h): u32 tcpi_unacked 24, tcpi_rtt 68 (us), tcpi_snd_cwnd 80,
@@ -28,7 +29,25 @@ def sender_state(sock):
         return struct.unpack_from("I", info, 68)[0] / 1000.0, None
     u32 = lambda off: struct.unpack_from("I", info, off)[0]  # noqa: E731
     u64 = lambda off: struct.unpack_from("Q", info, off)[0]  # noqa: E731
-    return u32(68) / 1000.0, [u32(80), u32(24), round(u64(104) * 8e-6, 3), round(u64(160) * 8e-6, 3), u32(100)]
+    return u32(68) / 1000.0, [u32(80), u32(24), round(u64(104) * 8e-6, 3), round(u64(160) * 8e-6, 3), u32(100),
+                              round(u32(68) / 1000.0, 3)]
+
+
+def sample_sender(sock, stats, done, period=0.1):
+    """Appends the socket's RTT and sender state to `stats` every `period` seconds until `done` is
+    set. Runs in its own thread: a write into a full send buffer blocks for as long as the path
+    takes to drain it, so sampling between writes would leave gaps and bunch samples together."""
+    start = time.monotonic()
+    while True:
+        try:
+            rtt, state = sender_state(sock)
+        except OSError:  # the connection closed under us
+            return
+        stats["rtt_samples_ms"].append(rtt)
+        if state:
+            stats["sender_samples"].append([round(time.monotonic() - start, 3)] + state)
+        if done.wait(period):
+            return
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -36,7 +55,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     cc = None
     stats = {"rtt_samples_ms": [], "responses": 0, "cc": None,
              "sender_samples": [], "sender_fields": ["t_s", "cwnd", "unacked", "pacing_mbps",
-                                                     "delivery_mbps", "total_retrans"]}
+                                                     "delivery_mbps", "total_retrans", "srtt_ms"]}
 
     def setup(self):
         super().setup()
@@ -46,18 +65,14 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             .rstrip(b"\0").decode()
 
     def copyfile(self, source, outputfile):
-        start = next_sample = time.monotonic()
-        while True:
-            buf = source.read(64 * 1024)
-            if not buf:
-                break
-            outputfile.write(buf)
-            if time.monotonic() >= next_sample:
-                rtt, state = sender_state(self.request)
-                Handler.stats["rtt_samples_ms"].append(rtt)
-                if state:
-                    Handler.stats["sender_samples"].append([round(time.monotonic() - start, 3)] + state)
-                next_sample += 0.1
+        done = threading.Event()
+        sampler = threading.Thread(target=sample_sender, args=(self.request, Handler.stats, done), daemon=True)
+        sampler.start()
+        try:
+            super().copyfile(source, outputfile)
+        finally:
+            done.set()
+            sampler.join()
         Handler.stats["responses"] += 1
 
     def log_message(self, *args):

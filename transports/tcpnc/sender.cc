@@ -27,7 +27,7 @@ coding::EncoderConfig encoder_config(const TcpncCoreSettings& s, std::size_t max
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
-    : s_(s), max_packet_(max_packet), configured_max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet),
+    : s_(s), max_packet_(max_packet), configured_max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet, s.sparse_flow_priority),
       book_(encoder_config(s, max_packet)), plan_(s, book_.max_n()),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
@@ -73,11 +73,13 @@ std::size_t Sender::buffered() const { return queue_.size() + book_.unseen(seen_
 transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint now) {
   if (!active_) return transport::SendResult::not_connected;
   if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
-  if (!entrance_open() || !queue_.push(packet, now)) {
+  const EntranceLanes::Lane lane = queue_.lane_for(packet);
+  if (!entrance_open(lane) || !queue_.push(packet, now, lane)) {
     ++ctr_.entrance_drops;
     return transport::SendResult::buffer_full;
   }
   ++ctr_.accepted;
+  if (lane == EntranceLanes::Lane::sparse) ++ctr_.sparse_accepted;
   return transport::SendResult::accepted;
 }
 
@@ -236,10 +238,11 @@ void Sender::apply_plan() {
   }
 }
 
-bool Sender::entrance_open() const {
+bool Sender::entrance_open(EntranceLanes::Lane lane) const {
   if (buffered() >= sending_buffer_) return false;
+  if (lane == EntranceLanes::Lane::sparse) return true;  // bounded by the lane's own size
   if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return true;
-  return queue_.size() < auto_queue_limit();
+  return queue_.bulk_size() < auto_queue_limit();
 }
 
 std::size_t Sender::auto_queue_limit() const {
@@ -261,8 +264,9 @@ bool Sender::drop_by_aqm(TimePoint now) {
   const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 4);
   const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
   bool dropped = false;
-  while (!queue_.empty() && codel_.should_drop(queue_.front_arrival(), now, queue_.size(), target, interval)) {
-    queue_.pop();
+  while (queue_.bulk_size() > 0 &&
+         codel_.should_drop(queue_.bulk_front_arrival(), now, queue_.bulk_size(), target, interval)) {
+    queue_.pop_bulk();
     ++ctr_.aqm_drops;
     dropped = true;
   }

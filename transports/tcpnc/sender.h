@@ -5,7 +5,8 @@
 //   CwBook            the coding windows and what is known of each (cw_book.h)
 //   RedundancyPlan    loss estimator and (n, k) choice (redundancy_plan.h)
 //   CongestionController, Pacer, DeliveryRateSampler   how much and how fast (congestion_controller.h)
-//   PacketQueue + Codel   the waiting queue and its AQM (packet_queue.h, codel.h)
+//   EntranceLanes + Codel the waiting queue (sparse and bulk lanes) and its AQM (entrance_lanes.h,
+//                     codel.h)
 //   Sender itself     the transmission records (ACK and loss detection, sender_ack.cc), timers,
 //                     and the scheduling that ties the parts together (sender.cc).
 #pragma once
@@ -24,7 +25,7 @@
 #include "transports/common/delivery_rate.h"
 #include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet.h"
-#include "transports/tcpnc/packet_queue.h"
+#include "transports/tcpnc/entrance_lanes.h"
 #include "transports/tcpnc/redundancy_plan.h"
 #include "transports/tcpnc/rtt.h"
 #include "transports/tcpnc/settings.h"
@@ -37,6 +38,7 @@ struct SenderCounters {
   std::uint64_t acked = 0, declared_lost = 0, entrance_drops = 0, accepted = 0;
   std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0, probes = 0;
   std::uint64_t aqm_drops = 0;  // accepted packets CoDel dropped from the entrance queue
+  std::uint64_t sparse_accepted = 0;  // accepted packets that took the sparse lane
   std::uint64_t idle_cws = 0, idle_extra_repairs = 0;  // CWs closed by a pause that got the idle
                                                        // target's repairs, and the repairs added
 };
@@ -122,7 +124,7 @@ class Sender {
   void drop_all();
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
-  bool entrance_open() const;
+  bool entrance_open(EntranceLanes::Lane lane) const;
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
   // 10 ms at the path's rate, at least 48, plus the controller's self-inflicted queue time while
   // it probes below the path rate): enough for a loss-based end host's sawtooth to keep the
@@ -164,7 +166,7 @@ class Sender {
   std::size_t max_packet_;              // this session's: min(configured, the peer's HELLO)
   std::size_t configured_max_packet_;   // ours, from the settings
   transport::Rng rng_;
-  PacketQueue queue_;
+  EntranceLanes queue_;
   Codel codel_;                                // entrance-queue AQM under automatic sizing
   CwBook book_;
   RedundancyPlan plan_;

@@ -26,6 +26,8 @@ struct TcpncCoreSettings {
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   double idle_retransmission_target = 0.01;  // the same bound for a CW closed early because input
                                              // paused, when the path has room for its repairs
+  bool sparse_flow_priority = true;          // packets of flows with nothing waiting pass the
+                                             // entrance queue first (entrance_lanes.h)
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms

@@ -1,0 +1,60 @@
+#include "transports/tcpnc/entrance_lanes.h"
+
+#include "transports/common/flow_key.h"
+
+namespace ncgw::tcpnc {
+
+EntranceLanes::EntranceLanes(std::size_t bulk_capacity, std::size_t slot_bytes, bool sparse_priority)
+    : sparse_priority_(sparse_priority),
+      sparse_(sparse_priority ? kSparseLanePackets : 1, slot_bytes),
+      bulk_(bulk_capacity, slot_bytes) {}
+
+std::size_t EntranceLanes::bucket_of(std::span<const std::uint8_t> packet) {
+  const auto key = transport::parse_flow(packet);
+  if (!key) return kNoBucket;
+  return static_cast<std::size_t>(transport::hash(*key)) & (kFlowBuckets - 1);
+}
+
+EntranceLanes::Lane EntranceLanes::lane_for(std::span<const std::uint8_t> packet) const {
+  if (!sparse_priority_ || sparse_.size() >= kSparseLanePackets) return Lane::bulk;
+  const std::size_t b = bucket_of(packet);
+  return b != kNoBucket && waiting_[b] == 0 ? Lane::sparse : Lane::bulk;
+}
+
+bool EntranceLanes::push(std::span<const std::uint8_t> packet, transport::TimePoint now, Lane lane) {
+  PacketQueue& q = lane == Lane::sparse ? sparse_ : bulk_;
+  if (!q.push(packet, now)) return false;
+  if (const std::size_t b = bucket_of(packet); b != kNoBucket) ++waiting_[b];
+  return true;
+}
+
+std::span<const std::uint8_t> EntranceLanes::front() const {
+  return sparse_.empty() ? bulk_.front() : sparse_.front();
+}
+
+void EntranceLanes::release(std::span<const std::uint8_t> packet) {
+  if (const std::size_t b = bucket_of(packet); b != kNoBucket && waiting_[b] > 0) --waiting_[b];
+}
+
+void EntranceLanes::pop() {
+  if (!sparse_.empty()) {
+    release(sparse_.front());
+    sparse_.pop();
+  } else if (!bulk_.empty()) {
+    pop_bulk();
+  }
+}
+
+void EntranceLanes::pop_bulk() {
+  if (bulk_.empty()) return;
+  release(bulk_.front());
+  bulk_.pop();
+}
+
+void EntranceLanes::clear() {
+  sparse_.clear();
+  bulk_.clear();
+  waiting_.fill(0);
+}
+
+}  // namespace ncgw::tcpnc
