@@ -11,20 +11,21 @@ EntranceLanes::EntranceLanes(std::size_t bulk_capacity, std::size_t slot_bytes, 
 
 std::size_t EntranceLanes::bucket_of(std::span<const std::uint8_t> packet) {
   const auto key = transport::parse_flow(packet);
-  if (!key) return kNoBucket;
+  if (!key) return kNoFlowBucket;
   return static_cast<std::size_t>(transport::hash(*key)) & (kFlowBuckets - 1);
 }
 
-EntranceLanes::Lane EntranceLanes::lane_for(std::span<const std::uint8_t> packet) const {
-  if (!sparse_priority_ || sparse_.size() >= kSparseLanePackets) return Lane::bulk;
+EntranceLanes::Placement EntranceLanes::place(std::span<const std::uint8_t> packet) const {
+  if (!sparse_priority_) return {Lane::bulk, kNoFlowBucket};  // one FIFO: nothing to count
   const std::size_t b = bucket_of(packet);
-  return b != kNoBucket && waiting_[b] == 0 ? Lane::sparse : Lane::bulk;
+  const bool sparse = sparse_.size() < kSparseLanePackets && b != kNoFlowBucket && waiting_[b] == 0;
+  return {sparse ? Lane::sparse : Lane::bulk, b};
 }
 
-bool EntranceLanes::push(std::span<const std::uint8_t> packet, transport::TimePoint now, Lane lane) {
-  PacketQueue& q = lane == Lane::sparse ? sparse_ : bulk_;
+bool EntranceLanes::push(std::span<const std::uint8_t> packet, transport::TimePoint now, Placement where) {
+  PacketQueue& q = where.lane == Lane::sparse ? sparse_ : bulk_;
   if (!q.push(packet, now)) return false;
-  if (const std::size_t b = bucket_of(packet); b != kNoBucket) ++waiting_[b];
+  if (where.bucket != kNoFlowBucket) ++waiting_[where.bucket];
   return true;
 }
 
@@ -33,7 +34,8 @@ std::span<const std::uint8_t> EntranceLanes::front() const {
 }
 
 void EntranceLanes::release(std::span<const std::uint8_t> packet) {
-  if (const std::size_t b = bucket_of(packet); b != kNoBucket && waiting_[b] > 0) --waiting_[b];
+  if (!sparse_priority_) return;
+  if (const std::size_t b = bucket_of(packet); b != kNoFlowBucket && waiting_[b] > 0) --waiting_[b];
 }
 
 void EntranceLanes::pop() {

@@ -22,6 +22,8 @@ namespace ncgw::tcpnc {
 inline constexpr std::size_t kSparseLanePackets = 64;
 // Buckets of the per-flow waiting counts (a power of two).
 inline constexpr std::size_t kFlowBuckets = 1024;
+// The bucket of a packet without a flow key (not IP): such packets are not counted.
+inline constexpr std::size_t kNoFlowBucket = kFlowBuckets;
 
 // Two lanes of preallocated packet slots and the per-bucket waiting counts: no allocation after
 // construction.
@@ -29,16 +31,21 @@ class EntranceLanes {
  public:
   // The lane a packet joins.
   enum class Lane : std::uint8_t { sparse, bulk };
+  // Where a packet goes: its lane and its flow's bucket.
+  struct Placement {
+    Lane lane;
+    std::size_t bucket;
+  };
 
   // `bulk_capacity` slots for the bulk lane, kSparseLanePackets for the sparse one, each of
   // `slot_bytes`; `sparse_priority` false puts every packet in the bulk lane (one FIFO).
   EntranceLanes(std::size_t bulk_capacity, std::size_t slot_bytes, bool sparse_priority);
 
-  // The lane `packet` would join now.
-  Lane lane_for(std::span<const std::uint8_t> packet) const;
-  // Appends a copy to `lane` (from lane_for, with nothing pushed or popped in between), stamped
-  // with `now`; false if that lane is full or the packet too big.
-  bool push(std::span<const std::uint8_t> packet, transport::TimePoint now, Lane lane);
+  // Where `packet` would go now.
+  Placement place(std::span<const std::uint8_t> packet) const;
+  // Appends a copy where place() said (with nothing pushed or popped in between), stamped with
+  // `now`; false if that lane is full or the packet too big.
+  bool push(std::span<const std::uint8_t> packet, transport::TimePoint now, Placement where);
   // The packet served next: the sparse lane's oldest, else the bulk lane's (requires !empty()).
   std::span<const std::uint8_t> front() const;
   // Removes front().
@@ -55,11 +62,10 @@ class EntranceLanes {
   void clear();
 
  private:
-  // The bucket a packet's flow counts in; kNoBucket for packets without a flow key.
+  // The bucket a packet's flow counts in; kNoFlowBucket for packets without a flow key.
   static std::size_t bucket_of(std::span<const std::uint8_t> packet);
   void release(std::span<const std::uint8_t> packet);
 
-  static constexpr std::size_t kNoBucket = kFlowBuckets;
   bool sparse_priority_;
   PacketQueue sparse_, bulk_;
   std::array<std::uint32_t, kFlowBuckets> waiting_{};  // packets waiting per bucket, both lanes

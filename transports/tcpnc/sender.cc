@@ -73,13 +73,13 @@ std::size_t Sender::buffered() const { return queue_.size() + book_.unseen(seen_
 transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint now) {
   if (!active_) return transport::SendResult::not_connected;
   if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
-  const EntranceLanes::Lane lane = queue_.lane_for(packet);
-  if (!entrance_open(lane) || !queue_.push(packet, now, lane)) {
+  const EntranceLanes::Placement where = queue_.place(packet);
+  if (!entrance_open(where.lane) || !queue_.push(packet, now, where)) {
     ++ctr_.entrance_drops;
     return transport::SendResult::buffer_full;
   }
   ++ctr_.accepted;
-  if (lane == EntranceLanes::Lane::sparse) ++ctr_.sparse_accepted;
+  if (where.lane == EntranceLanes::Lane::sparse) ++ctr_.sparse_accepted;
   return transport::SendResult::accepted;
 }
 

@@ -21,11 +21,11 @@ Packet tcp(std::uint8_t flow, std::uint8_t mark) {
   return p;
 }
 
-// Pushes `p` into the lane the queue chooses; returns that lane.
+// Pushes `p` where the queue places it; returns its lane.
 Lane offer(EntranceLanes& q, const Packet& p) {
-  const Lane lane = q.lane_for(p);
-  EXPECT_TRUE(q.push(p, {}, lane));
-  return lane;
+  const EntranceLanes::Placement where = q.place(p);
+  EXPECT_TRUE(q.push(p, {}, where));
+  return where.lane;
 }
 
 // The marks of every packet in serving order (empties the queue).
@@ -72,7 +72,7 @@ TEST(EntranceLanes, TheSparseLaneIsBounded) {
   std::size_t sparse = 0;  // flows that share a hash bucket go to the bulk lane: count, do not assume
   for (std::uint8_t f = 0; f < 200; ++f) {
     const Packet p = tcp(f, 0);
-    if (sparse == kSparseLanePackets) EXPECT_EQ(q.lane_for(p), Lane::bulk) << int(f);
+    if (sparse == kSparseLanePackets) EXPECT_EQ(q.place(p).lane, Lane::bulk) << int(f);
     sparse += offer(q, p) == Lane::sparse;
   }
   EXPECT_EQ(sparse, kSparseLanePackets);
@@ -81,7 +81,7 @@ TEST(EntranceLanes, TheSparseLaneIsBounded) {
 TEST(EntranceLanes, PacketsWithoutAFlowKeyAndPriorityOffQueueInOneFifo) {
   EntranceLanes q(100, 200, true);
   const Packet garbage(60, 0xEE);
-  EXPECT_EQ(q.lane_for(garbage), Lane::bulk);
+  EXPECT_EQ(q.place(garbage).lane, Lane::bulk);
   EntranceLanes fifo(100, 200, false);
   EXPECT_EQ(offer(fifo, tcp(1, 1)), Lane::bulk);
   EXPECT_EQ(offer(fifo, tcp(1, 2)), Lane::bulk);
