@@ -23,6 +23,8 @@ class Codel {
   void reset() { *this = Codel(); }
   std::uint64_t drops() const { return drops_; }
   bool dropping() const { return dropping_; }
+  // Drops in the current dropping state (resumed near the last state's when re-entered soon).
+  std::uint32_t count() const { return count_; }
 
  private:
   // Whether the sojourn has stayed above the target for an interval.

@@ -24,6 +24,21 @@ coding::EncoderConfig encoder_config(const TcpncCoreSettings& s, std::size_t max
   return c;
 }
 
+// CoDel's target sojourn: max(5 ms, min RTT / 4).
+Duration codel_target(Duration min_rtt) { return std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 4); }
+
+// CoDel's interval: max(50 ms, 2 min RTT).
+Duration codel_interval(Duration min_rtt) { return std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2); }
+
+// Drops in one CoDel dropping state after which the input counts as unresponsive: a loss-based end
+// host reduces within a round trip of the first drop, so four drops (about 2.3 intervals, 4.5 min
+// RTTs) with the sojourn still above the target mean input that does not slow down for drops.
+constexpr std::uint32_t kUnresponsiveDrops = 4;
+// Smallest bulk-lane limit while the queue is short: a paced end host's bursts are a few packets.
+constexpr std::size_t kShortQueueFloor = 16;
+// CoDel intervals the short queue lasts after the last sign of unresponsive input.
+constexpr int kShortQueueIntervals = 8;
+
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
@@ -42,6 +57,7 @@ void Sender::start(const Hello& peer, TimePoint now) {
   max_packet_ = std::min<std::size_t>(configured_max_packet_, peer.max_packet);   // fresh per session
   cc_->reset();
   codel_.reset();
+  short_queue_until_ = {};
   delivery_.reset();
   pacer_.reset();
   rtt_.reset_backoff();
@@ -74,8 +90,11 @@ transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePo
   if (!active_) return transport::SendResult::not_connected;
   if (packet.empty() || packet.size() > max_packet_) return transport::SendResult::too_big;
   const EntranceLanes::Placement where = queue_.place(packet);
-  if (!entrance_open(where.lane) || !queue_.push(packet, now, where)) {
+  if (!entrance_open(where.lane, now) || !queue_.push(packet, now, where)) {
     ++ctr_.entrance_drops;
+    // Overflowing the whole budget after CoDel's second drop in one dropping state (an interval,
+    // two min RTTs, after its first): the input did not slow down for the drops.
+    if (codel_.dropping() && codel_.count() >= 2) start_short_queue(now);
     return transport::SendResult::buffer_full;
   }
   ++ctr_.accepted;
@@ -238,17 +257,21 @@ void Sender::apply_plan() {
   }
 }
 
-bool Sender::entrance_open(EntranceLanes::Lane lane) const {
+bool Sender::entrance_open(EntranceLanes::Lane lane, TimePoint now) const {
   if (buffered() >= sending_buffer_) return false;
   if (lane == EntranceLanes::Lane::sparse) return true;  // bounded by the lane's own size
   if (!auto_sized(s_) || s_.sending_buffer_packets != 0) return true;
-  return queue_.bulk_size() < auto_queue_limit();
+  return queue_.bulk_size() < auto_queue_limit(now);
 }
 
-std::size_t Sender::auto_queue_limit() const {
+std::size_t Sender::auto_queue_limit(TimePoint now) const {
   const double rate = cc_->path_rate();
   const Duration min_rtt = cc_->min_rtt();
   if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
+  if (now < short_queue_until_) {
+    const double target = std::chrono::duration<double>(codel_target(min_rtt)).count();
+    return std::clamp<std::size_t>(static_cast<std::size_t>(rate * target), kShortQueueFloor, kAutoQueueCapacity);
+  }
   const double budget =
       std::chrono::duration<double>(transport::entrance_wait_budget(min_rtt) + cc_->self_inflicted_queue_time())
           .count();
@@ -261,8 +284,8 @@ bool Sender::drop_by_aqm(TimePoint now) {
   const Duration min_rtt = cc_->min_rtt();
   if (cc_->path_rate() <= 0 || min_rtt <= Duration::zero()) return false;
   if (cc_->self_inflicted_queue_time() > Duration::zero()) return false;
-  const Duration target = std::max<Duration>(std::chrono::milliseconds(5), min_rtt / 4);
-  const Duration interval = std::max<Duration>(std::chrono::milliseconds(50), min_rtt * 2);
+  const Duration target = codel_target(min_rtt);
+  const Duration interval = codel_interval(min_rtt);
   bool dropped = false;
   while (queue_.bulk_size() > 0 &&
          codel_.should_drop(queue_.bulk_front_arrival(), now, queue_.bulk_size(), target, interval)) {
@@ -270,7 +293,15 @@ bool Sender::drop_by_aqm(TimePoint now) {
     ++ctr_.aqm_drops;
     dropped = true;
   }
+  if (dropped && codel_.count() >= kUnresponsiveDrops) start_short_queue(now);
   return dropped;
+}
+
+void Sender::start_short_queue(TimePoint now) {
+  const Duration min_rtt = cc_->min_rtt();
+  if (min_rtt <= Duration::zero()) return;
+  if (now >= short_queue_until_) ++short_queue_periods_;
+  short_queue_until_ = now + codel_interval(min_rtt) * kShortQueueIntervals;
 }
 
 }  // namespace ncgw::tcpnc

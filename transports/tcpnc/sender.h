@@ -124,17 +124,21 @@ class Sender {
   void drop_all();
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived
   // static sending buffer, or, with automatic sizing, a queueing-delay budget at the path's rate.
-  bool entrance_open(EntranceLanes::Lane lane) const;
+  bool entrance_open(EntranceLanes::Lane lane, TimePoint now) const;
   // Source packets the waiting queue holds at most under automatic sizing (half the min RTT plus
   // 10 ms at the path's rate, at least 48, plus the controller's self-inflicted queue time while
   // it probes below the path rate): enough for a loss-based end host's sawtooth to keep the
   // tunnel busy (CUBIC needs about 0.43 BDP), little enough to stay within 1.5 x the RTT.
-  std::size_t auto_queue_limit() const;
+  std::size_t auto_queue_limit(TimePoint now) const;
   // CoDel at the head of the waiting queue (automatic sizing with a known path rate only): drops
   // and counts in aqm_drops; returns whether it dropped anything. Target max(5 ms, min RTT / 4)
   // (a CUBIC end host needs about 0.3 RTT of queue to stay busy after a reduction), interval
   // max(50 ms, 2 min RTT); off while the controller's own probe makes the queue.
   bool drop_by_aqm(TimePoint now);
+  // Input that does not slow down for drops (CoDel's fourth drop in one dropping state, or the
+  // bulk lane overflowing after its second) gets a short queue: the bulk lane's limit is CoDel's
+  // target at the path rate (at least 16 packets) for eight CoDel intervals from now.
+  void start_short_queue(TimePoint now);
   // The controller's view of the path, for the redundancy plan.
   PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }
   // Re-plans (n, k) when due and applies a new plan to the CWs still open.
@@ -168,6 +172,8 @@ class Sender {
   transport::Rng rng_;
   EntranceLanes queue_;
   Codel codel_;                                // entrance-queue AQM under automatic sizing
+  TimePoint short_queue_until_{};              // the bulk lane's limit is CoDel's target until then
+  std::uint64_t short_queue_periods_ = 0;      // times an unresponsive input started a short queue
   CwBook book_;
   RedundancyPlan plan_;
   RttEstimator rtt_;

@@ -27,6 +27,7 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
   add("aqm_drops", static_cast<double>(ctr_.aqm_drops));
   add("sparse_accepted", static_cast<double>(ctr_.sparse_accepted));
+  add("short_queue_periods", static_cast<double>(short_queue_periods_));
   add("idle_cws", static_cast<double>(ctr_.idle_cws));
   add("idle_extra_repairs", static_cast<double>(ctr_.idle_extra_repairs));
   add("accepted", static_cast<double>(ctr_.accepted));
