@@ -268,13 +268,12 @@ std::size_t Sender::auto_queue_limit(TimePoint now) const {
   const double rate = cc_->path_rate();
   const Duration min_rtt = cc_->min_rtt();
   if (rate <= 0 || min_rtt <= Duration::zero()) return std::min<std::size_t>(kAutoQueueCapacity, 256);
+  const Duration own_probe = cc_->self_inflicted_queue_time();
   if (now < short_queue_until_) {
-    const double target = std::chrono::duration<double>(codel_target(min_rtt)).count();
+    const double target = std::chrono::duration<double>(codel_target(min_rtt) + own_probe).count();
     return std::clamp<std::size_t>(static_cast<std::size_t>(rate * target), kShortQueueFloor, kAutoQueueCapacity);
   }
-  const double budget =
-      std::chrono::duration<double>(transport::entrance_wait_budget(min_rtt) + cc_->self_inflicted_queue_time())
-          .count();
+  const double budget = std::chrono::duration<double>(transport::entrance_wait_budget(min_rtt) + own_probe).count();
   return std::clamp<std::size_t>(static_cast<std::size_t>(rate * budget), transport::kEntranceBurstPackets,
                                  kAutoQueueCapacity);
 }

@@ -137,7 +137,8 @@ class Sender {
   bool drop_by_aqm(TimePoint now);
   // Input that does not slow down for drops (CoDel's fourth drop in one dropping state, or the
   // bulk lane overflowing after its second) gets a short queue: the bulk lane's limit is CoDel's
-  // target at the path rate (at least 16 packets) for eight CoDel intervals from now.
+  // target at the path rate (at least 16 packets; plus the controller's self-inflicted queue time
+  // while it probes) for eight CoDel intervals from now.
   void start_short_queue(TimePoint now);
   // The controller's view of the path, for the redundancy plan.
   PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }
