@@ -24,7 +24,7 @@ EntranceLanes::Placement EntranceLanes::place(std::span<const std::uint8_t> pack
 
 bool EntranceLanes::push(std::span<const std::uint8_t> packet, transport::TimePoint now, Placement where) {
   PacketQueue& q = where.lane == Lane::sparse ? sparse_ : bulk_;
-  if (!q.push(packet, now)) return false;
+  if (!q.push(packet, now, static_cast<std::uint32_t>(where.bucket))) return false;
   if (where.bucket != kNoFlowBucket) ++waiting_[where.bucket];
   return true;
 }
@@ -33,14 +33,13 @@ std::span<const std::uint8_t> EntranceLanes::front() const {
   return sparse_.empty() ? bulk_.front() : sparse_.front();
 }
 
-void EntranceLanes::release(std::span<const std::uint8_t> packet) {
-  if (!sparse_priority_) return;
-  if (const std::size_t b = bucket_of(packet); b != kNoFlowBucket && waiting_[b] > 0) --waiting_[b];
+void EntranceLanes::release(std::uint32_t bucket) {
+  if (bucket != kNoFlowBucket && waiting_[bucket] > 0) --waiting_[bucket];
 }
 
 void EntranceLanes::pop() {
   if (!sparse_.empty()) {
-    release(sparse_.front());
+    release(sparse_.front_tag());
     sparse_.pop();
   } else if (!bulk_.empty()) {
     pop_bulk();
@@ -49,7 +48,7 @@ void EntranceLanes::pop() {
 
 void EntranceLanes::pop_bulk() {
   if (bulk_.empty()) return;
-  release(bulk_.front());
+  release(bulk_.front_tag());
   bulk_.pop();
 }
 

@@ -64,7 +64,8 @@ class EntranceLanes {
  private:
   // The bucket a packet's flow counts in; kNoFlowBucket for packets without a flow key.
   static std::size_t bucket_of(std::span<const std::uint8_t> packet);
-  void release(std::span<const std::uint8_t> packet);
+  // Uncounts a packet leaving with `bucket` (its queue tag).
+  void release(std::uint32_t bucket);
 
   bool sparse_priority_;
   PacketQueue sparse_, bulk_;

@@ -14,12 +14,15 @@ namespace ncgw::tcpnc {
 class PacketQueue {
  public:
   PacketQueue(std::size_t capacity, std::size_t slot_bytes);
-  // Appends a copy, stamped with its arrival time `now`; false if full or too big.
-  bool push(std::span<const std::uint8_t> packet, transport::TimePoint now = {});
+  // Appends a copy, stamped with its arrival time `now` and the caller's `tag` (kept with it until
+  // it is popped); false if full or too big.
+  bool push(std::span<const std::uint8_t> packet, transport::TimePoint now = {}, std::uint32_t tag = 0);
   // The oldest packet (requires !empty()).
   std::span<const std::uint8_t> front() const;
   // When the oldest packet arrived (requires !empty()).
   transport::TimePoint front_arrival() const { return arrivals_[head_]; }
+  // The oldest packet's tag (requires !empty()).
+  std::uint32_t front_tag() const { return tags_[head_]; }
   // Drops the oldest packet.
   void pop();
   // Drops everything.
@@ -33,6 +36,7 @@ class PacketQueue {
   std::vector<std::uint8_t> bytes_;
   std::vector<std::uint32_t> lengths_;
   std::vector<transport::TimePoint> arrivals_;
+  std::vector<std::uint32_t> tags_;
   std::size_t head_ = 0, size_ = 0;
 };
 
