@@ -90,6 +90,7 @@ void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
   emit_pair(out, "retransmission_target", real(s.retransmission_target));
   emit_pair(out, "idle_retransmission_target", real(s.idle_retransmission_target));
   emit_pair(out, "sparse_flow_priority", s.sparse_flow_priority);
+  emit_pair(out, "header_compression", s.header_compression);
   if (s.fixed_n && s.fixed_k) {
     emit_pair(out, "fixed_n", num(*s.fixed_n));
     emit_pair(out, "fixed_k", num(*s.fixed_k));

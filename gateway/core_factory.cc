@@ -99,6 +99,7 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   s.retransmission_target = c.retransmission_target;
   s.idle_retransmission_target = c.idle_retransmission_target;
   s.sparse_flow_priority = c.sparse_flow_priority;
+  s.header_compression = c.header_compression;
   s.fixed_n = c.fixed_n;
   s.fixed_k = c.fixed_k;
   s.rto_min_ms = c.rto_min_ms;

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "config/prefix.h"
+#include "transports/common/inet_checksum.h"
 
 namespace ncgw::gateway {
 
@@ -14,11 +15,9 @@ namespace ncgw::gateway {
 // (RFC 1812 4.3.2.3).
 constexpr std::size_t kMaxIcmpAnswer = 1280;
 
-// Sums 16-bit big-endian words of `bytes` onto `sum` (an odd last byte is padded with zero);
-// fold and complement with checksum_finish.
-std::uint32_t checksum_add(std::uint32_t sum, std::span<const std::uint8_t> bytes);
-// The one's-complement checksum from a running sum (RFC 1071).
-std::uint16_t checksum_finish(std::uint32_t sum);
+// The Internet checksum, used here and by the offload and forwarding code.
+using transport::checksum_add;
+using transport::checksum_finish;
 
 // True when RFC 1812 4.3.2.7 / RFC 4443 2.4e allow an ICMP error about `packet`: it is not itself an
 // ICMP error, not a later fragment, and neither its source nor destination is unspecified,

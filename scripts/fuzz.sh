@@ -10,6 +10,7 @@ declare -A corpus=(
   [plain_datagram]=tests/fuzz/plain/corpus
   [coding_decoder]=tests/fuzz/coding/corpus
   [tcpnc_packet]=tests/fuzz/tcpnc/corpus
+  [tcpnc_header_compression]=tests/fuzz/tcpnc/hc_corpus
   [udt_packet]=tests/fuzz/udt/corpus
   [udt_tunnel]=tests/fuzz/udt/tunnel_corpus
   [crypto_handshake]=tests/fuzz/crypto/corpus_handshake

@@ -157,16 +157,18 @@ std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, cons
   put_be16(out.data() + kOffHelloMaxPacket, body.max_packet);
   out[kOffHelloMaxN] = body.max_n;
   out[kOffHelloMaxOpen] = body.max_open;
+  out[kOffHelloFlags] = body.flags;
   return kHelloSize;
 }
 
 std::optional<Hello> parse_hello(std::span<const std::uint8_t> d) {
-  if (d.size() < kHelloSize) return std::nullopt;
+  if (d.size() < kHelloMinSize) return std::nullopt;
   Hello h;
   h.version = get_be32(d.data() + kOffHelloVersion);
   h.max_packet = get_be16(d.data() + kOffHelloMaxPacket);
   h.max_n = d[kOffHelloMaxN];
   h.max_open = d[kOffHelloMaxOpen];
+  h.flags = d.size() > kOffHelloFlags ? d[kOffHelloFlags] : 0;
   if (h.version != kVersion || h.max_n == 0 || h.max_open == 0 || h.max_packet == 0) return std::nullopt;
   return h;
 }

@@ -56,6 +56,7 @@ struct Hello {
   std::uint16_t max_packet = 0;  // largest source packet
   std::uint8_t max_n = 0;        // largest CW size n
   std::uint8_t max_open = 0;     // CWs held at once by the decoder
+  std::uint8_t flags = 0;        // kHelloFlag* features switched on at this side
 };
 
 // Parses the common header; rejects short input, another version or an unknown type.

@@ -7,7 +7,8 @@
 namespace ncgw::tcpnc {
 
 Receiver::Receiver(const TcpncCoreSettings& s, std::size_t max_packet)
-    : ack_every_(std::max<std::uint32_t>(1, s.ack_every)), max_ack_delay_(std::chrono::microseconds(s.max_ack_delay_us)) {
+    : header_compression_(s.header_compression), form_(max_packet), ack_every_(std::max<std::uint32_t>(1, s.ack_every)),
+      max_ack_delay_(std::chrono::microseconds(s.max_ack_delay_us)) {
   cfg_.max_open = coding_windows(s);
   cfg_.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
   cfg_.max_packet = max_packet;
@@ -18,12 +19,15 @@ Hello Receiver::limits() const {
   h.max_packet = static_cast<std::uint16_t>(cfg_.max_packet);
   h.max_n = static_cast<std::uint8_t>(cfg_.max_n);
   h.max_open = static_cast<std::uint8_t>(cfg_.max_open);
+  h.flags = header_compression_ ? kHelloFlagHeaderCompression : 0;
   return h;
 }
 
-void Receiver::start() {
+void Receiver::start(bool decompress) {
   stop();
   decoder_.emplace(cfg_);  // allocates: once per session, never per packet
+  decompress_ = decompress;
+  decompressor_.reset();
 }
 
 void Receiver::stop() {
@@ -112,13 +116,18 @@ std::optional<std::size_t> Receiver::poll_ack(std::span<std::uint8_t> out, const
 }
 
 std::optional<std::size_t> Receiver::poll_deliver(std::span<std::uint8_t> out) {
-  if (!decoder_) return std::nullopt;
-  const auto r = decoder_->pop(out);
-  const std::uint64_t oldest = decoder_->oldest_cw();
-  if (oldest > oldest_cw_seen_) { ctr_.cws_decoded += oldest - oldest_cw_seen_; oldest_cw_seen_ = oldest; }
-  if (!r) return std::nullopt;
-  ++ctr_.delivered;
-  return r->length;
+  while (decoder_) {
+    const auto r = decoder_->pop(decompress_ ? std::span<std::uint8_t>(form_) : out);
+    const std::uint64_t oldest = decoder_->oldest_cw();
+    if (oldest > oldest_cw_seen_) { ctr_.cws_decoded += oldest - oldest_cw_seen_; oldest_cw_seen_ = oldest; }
+    if (!r) return std::nullopt;
+    std::optional<std::size_t> n = r->length;
+    if (decompress_) n = decompressor_.decompress(std::span<const std::uint8_t>(form_).first(r->length), out);
+    if (!n) { ++ctr_.header_drops; continue; }
+    ++ctr_.delivered;
+    return n;
+  }
+  return std::nullopt;
 }
 
 void Receiver::stats(std::vector<transport::StatEntry>& out) const {
@@ -134,6 +143,10 @@ void Receiver::stats(std::vector<transport::StatEntry>& out) const {
   add("delivered", ctr_.delivered);
   add("acks_sent", ctr_.acks_sent);
   add("receive_session_drops", ctr_.session_drops);
+  add("header_drops", ctr_.header_drops);
+  const HcCounters& hc = decompressor_.counters();
+  add("headers_rebuilt", hc.compressed);
+  add("header_contexts_broken", hc.context_breaks);
   out.push_back({"rx_loss_rate", rx_loss_.loss_rate()});
 }
 

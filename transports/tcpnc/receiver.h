@@ -11,6 +11,7 @@
 #include "coding/decoder.h"
 #include "transports/common/core.h"
 #include "transports/tcpnc/ack_ranges.h"
+#include "transports/tcpnc/header_compression.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/rx_loss.h"
 #include "transports/tcpnc/settings.h"
@@ -24,6 +25,7 @@ struct ReceiverCounters {
   std::uint64_t combinations_received = 0, innovative = 0, dependent = 0, duplicate = 0, stale = 0;
   std::uint64_t out_of_window = 0, malformed = 0, duplicate_tx = 0, delivered = 0, acks_sent = 0;
   std::uint64_t cws_decoded = 0, session_drops = 0;
+  std::uint64_t header_drops = 0;  // decoded sources whose header compression form could not be rebuilt
 };
 
 // One direction's receiver. Inactive (ignores data) until start().
@@ -32,8 +34,10 @@ class Receiver {
   // Decoder limits follow from the settings (CW slots, n_max) and `max_packet`.
   Receiver(const TcpncCoreSettings& s, std::size_t max_packet);
 
-  // Starts a fresh stream (CW 0, source 0) from a new peer session. Allocates the decoder.
-  void start();
+  // Starts a fresh stream (CW 0, source 0) from a new peer session; its sources are header
+  // compression forms when `decompress` (both sides have it on), else IP packets. Allocates the
+  // decoder.
+  void start(bool decompress);
   // Stops: undelivered packets are dropped (counted).
   void stop();
   bool active() const { return decoder_.has_value(); }
@@ -50,7 +54,8 @@ class Receiver {
   bool ack_owed() const { return decoder_ && ack_pending_ && !ranges_.empty(); }
   // Writes an ACK if one is owed; returns its size.
   std::optional<std::size_t> poll_ack(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
-  // Copies the next in-order decoded packet into `out`.
+  // Copies the next in-order decoded packet into `out` (a form that cannot be rebuilt is dropped,
+  // counted, and the next one delivered).
   std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out);
   // Appends the receiver's figures to `out`.
   void stats(std::vector<transport::StatEntry>& out) const;
@@ -63,6 +68,10 @@ class Receiver {
   void fill_cws(AckFrame& a) const;
 
   coding::DecoderConfig cfg_;
+  bool header_compression_;                  // ours, from the settings (announced in HELLO)
+  HeaderDecompressor decompressor_;          // this session's inner headers
+  bool decompress_ = false;                  // this session's sources are forms
+  std::vector<std::uint8_t> form_;           // a decoded form before it is rebuilt
   std::optional<coding::Decoder> decoder_;
   AckRanges ranges_;
   RxLossMeter rx_loss_;                      // incoming-direction loss from transmission numbers

@@ -41,9 +41,10 @@ constexpr int kShortQueueIntervals = 8;
 
 }  // namespace
 
-Sender::Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed)
-    : s_(s), max_packet_(max_packet), configured_max_packet_(max_packet), rng_(seed), queue_(queue_capacity(s), max_packet, s.sparse_flow_priority),
-      book_(encoder_config(s, max_packet)), plan_(s, book_.max_n()),
+Sender::Sender(const TcpncCoreSettings& s, std::size_t max_symbol, std::uint64_t seed)
+    : s_(s), max_packet_(max_ip_packet(s, max_symbol)), configured_max_packet_(max_packet_), form_(max_symbol), rng_(seed),
+      queue_(queue_capacity(s), max_packet_, s.sparse_flow_priority),
+      book_(encoder_config(s, max_symbol)), plan_(s, book_.max_n()),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
       cc_(make_controller({s.congestion_control, static_cast<double>(s.initial_cwnd_packets),
@@ -54,7 +55,10 @@ void Sender::start(const Hello& peer, TimePoint now) {
   drop_all();
   book_.start(rng_.next(), peer.max_open);
   plan_.start(peer.max_n, now);
-  max_packet_ = std::min<std::size_t>(configured_max_packet_, peer.max_packet);   // fresh per session
+  compress_ = s_.header_compression && (peer.flags & kHelloFlagHeaderCompression) != 0;
+  compressor_.reset();
+  const std::size_t prefix = compress_ ? kHcMaxPrefix : 0;   // the peer's limit is on forms
+  max_packet_ = std::min<std::size_t>(configured_max_packet_, peer.max_packet > prefix ? peer.max_packet - prefix : 0);
   cc_->reset();
   codel_.reset();
   short_queue_until_ = {};
@@ -134,7 +138,9 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   }
   if (!e) return 0;
   last_add_ = now;
-  const coding::Combination comb = e->add_source(queue_.front());
+  std::span<const std::uint8_t> source = queue_.front();
+  if (compress_) source = std::span<const std::uint8_t>(form_).first(compressor_.compress(source, form_));
+  const coding::Combination comb = e->add_source(source);
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
   queue_.pop();
   ++ctr_.sources_sent;

@@ -26,6 +26,7 @@
 #include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/entrance_lanes.h"
+#include "transports/tcpnc/header_compression.h"
 #include "transports/tcpnc/redundancy_plan.h"
 #include "transports/tcpnc/rtt.h"
 #include "transports/tcpnc/settings.h"
@@ -46,8 +47,9 @@ struct SenderCounters {
 // One direction's sender. Inactive (send() answers not_connected) until start().
 class Sender {
  public:
-  // Preallocates everything for sources up to `max_packet` bytes.
-  Sender(const TcpncCoreSettings& s, std::size_t max_packet, std::uint64_t seed);
+  // Preallocates everything for coded sources up to `max_symbol` bytes (the IP packets it takes
+  // are kHcMaxPrefix shorter with header compression on).
+  Sender(const TcpncCoreSettings& s, std::size_t max_symbol, std::uint64_t seed);
   // The controller's minimum RTT (zero before the first sample).
   Duration min_rtt() const { return cc_->min_rtt(); }
 
@@ -168,8 +170,12 @@ class Sender {
   void report_ack(std::optional<Duration> path_rtt, TimePoint now);
 
   TcpncCoreSettings s_;
-  std::size_t max_packet_;              // this session's: min(configured, the peer's HELLO)
+  std::size_t max_packet_;              // this session's largest IP packet: min(configured, what
+                                        // the peer's HELLO allows)
   std::size_t configured_max_packet_;   // ours, from the settings
+  HeaderCompressor compressor_;         // inner headers of this session's sources
+  bool compress_ = false;               // both sides have header compression on
+  std::vector<std::uint8_t> form_;      // the form of the source being coded (compressor_'s output)
   transport::Rng rng_;
   EntranceLanes queue_;
   Codel codel_;                                // entrance-queue AQM under automatic sizing

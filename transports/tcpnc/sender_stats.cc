@@ -28,6 +28,11 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("aqm_drops", static_cast<double>(ctr_.aqm_drops));
   add("sparse_accepted", static_cast<double>(ctr_.sparse_accepted));
   add("short_queue_periods", static_cast<double>(short_queue_periods_));
+  add("header_compression", compress_ ? 1 : 0);
+  add("headers_compressed", static_cast<double>(compressor_.counters().compressed));
+  add("headers_full", static_cast<double>(compressor_.counters().full));
+  add("header_bytes_saved",
+      static_cast<double>(compressor_.counters().bytes_saved) - static_cast<double>(kHcMaxPrefix * compressor_.counters().full));
   add("idle_cws", static_cast<double>(ctr_.idle_cws));
   add("idle_extra_repairs", static_cast<double>(ctr_.idle_extra_repairs));
   add("accepted", static_cast<double>(ctr_.accepted));

@@ -3,10 +3,17 @@
 #include <algorithm>
 #include <cmath>
 
+#include "transports/tcpnc/wire.h"
+
 namespace ncgw::tcpnc {
 
 std::uint32_t effective_cwnd_cap(const TcpncCoreSettings& s) {
   return auto_sized(s) ? kAutoCwndCap : s.cwnd_max_packets;
+}
+
+std::size_t max_ip_packet(const TcpncCoreSettings& s, std::size_t max_symbol) {
+  const std::size_t prefix = s.header_compression ? kHcMaxPrefix : 0;
+  return max_symbol > prefix ? max_symbol - prefix : 0;
 }
 
 std::uint32_t effective_link_buffer(const TcpncCoreSettings& s) {

@@ -28,6 +28,8 @@ struct TcpncCoreSettings {
                                              // paused, when the path has room for its repairs
   bool sparse_flow_priority = true;          // packets of flows with nothing waiting pass the
                                              // entrance queue first (entrance_lanes.h)
+  bool header_compression = true;            // inner IP/TCP/UDP headers travel as their changes
+                                             // (header_compression.h) when both sides have it on
   std::optional<std::uint32_t> fixed_n;      // set both to disable adaptation
   std::optional<std::uint32_t> fixed_k;
   std::uint32_t rto_min_ms = 200;            // RFC 6298 with a floor near the inner TCP's 200 ms
@@ -56,6 +58,9 @@ inline constexpr std::size_t kAutoCodingWindows = 128;      // CWs open at once
 inline bool auto_sized(const TcpncCoreSettings& s) { return s.cwnd_max_packets == 0; }
 // CWND_max: the setting, or kAutoCwndCap.
 std::uint32_t effective_cwnd_cap(const TcpncCoreSettings& s);
+// The largest IP packet a core takes when a coded source may be `max_symbol` bytes: header
+// compression's forms may add kHcMaxPrefix bytes to a packet.
+std::size_t max_ip_packet(const TcpncCoreSettings& s, std::size_t max_symbol);
 // Packets the sender's waiting queue preallocates: the sending buffer, or kAutoQueueCapacity when
 // both the window and the sending buffer are automatic.
 std::uint32_t queue_capacity(const TcpncCoreSettings& s);

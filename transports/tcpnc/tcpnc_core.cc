@@ -7,14 +7,16 @@
 
 namespace ncgw::tcpnc {
 
-std::size_t max_payload_for(const TcpncCoreSettings& s) {
+std::size_t max_symbol_for(const TcpncCoreSettings& s) {
   const std::size_t overhead = kDataHeaderSize + kCodingOverhead;
   return s.max_datagram_bytes > overhead ? s.max_datagram_bytes - overhead : 0;
 }
 
+std::size_t max_payload_for(const TcpncCoreSettings& s) { return max_ip_packet(s, max_symbol_for(s)); }
+
 TcpncCore::TcpncCore(const TcpncCoreSettings& settings, std::uint64_t seed)
     : s_(settings), rng_(seed), max_payload_(max_payload_for(settings)),
-      sender_(settings, max_payload_, rng_.next()), receiver_(settings, max_payload_) {
+      sender_(settings, max_symbol_for(settings), rng_.next()), receiver_(settings, max_symbol_for(settings)) {
   my_session_ = new_session_id();
 }
 
@@ -31,7 +33,7 @@ void TcpncCore::adopt_peer(std::uint32_t peer, const Hello& limits, bool from_he
   }
   last_adopt_ = now;
   peer_session_ = peer;
-  receiver_.start();
+  receiver_.start(s_.header_compression && (limits.flags & kHelloFlagHeaderCompression) != 0);
   sender_.start(limits, now);
   held_ack_size_ = 0;
   ack_hold_until_.reset();

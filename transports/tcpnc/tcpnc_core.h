@@ -97,6 +97,9 @@ class TcpncCore : public transport::Core {
   SessionCounters ctr_;
 };
 
+// Largest coded source (an IP packet, or its header-compression form) a core with these settings
+// puts in one DATA datagram.
+std::size_t max_symbol_for(const TcpncCoreSettings& s);
 // Largest IP packet a core with these settings carries.
 std::size_t max_payload_for(const TcpncCoreSettings& s);
 

@@ -83,12 +83,38 @@ inline constexpr std::size_t kOffHelloVersion = 10;   // u32 protocol version (k
 inline constexpr std::size_t kOffHelloMaxPacket = 14; // u16 largest source packet the decoder takes
 inline constexpr std::size_t kOffHelloMaxN = 16;      // u8 largest CW the decoder takes
 inline constexpr std::size_t kOffHelloMaxOpen = 17;   // u8 CWs the decoder holds at once
-inline constexpr std::size_t kHelloSize = 18;
+inline constexpr std::size_t kOffHelloFlags = 18;     // u8 features this side has switched on
+inline constexpr std::size_t kHelloSize = 19;
+// A HELLO of the first format ends before the flags byte (no features): still accepted.
+inline constexpr std::size_t kHelloMinSize = 18;
+// Flag: inner header compression (below). Used in both directions when both HELLOs carry it.
+inline constexpr std::uint8_t kHelloFlagHeaderCompression = 0x01;
 
 // KEEPALIVE has the common header only.
 inline constexpr std::size_t kKeepaliveSize = kCommonHeaderSize;
 
 // Largest coding-layer overhead on a DATA payload: seeded repair header (16) + length prefix (2).
 inline constexpr std::size_t kCodingOverhead = 16 + 2;
+
+// Inner header compression (docs/tcpnc-wire.md, "Inner header compression"). With it, each source
+// a sender codes is one of these forms, told apart by the high nibble of its first byte:
+inline constexpr std::uint8_t kHcFormBare4 = 0x4;        // the IPv4 packet itself, no context
+inline constexpr std::uint8_t kHcFormBare6 = 0x6;        // the IPv6 packet itself, no context
+inline constexpr std::uint8_t kHcFormFull = 0x1;         // [form|serial][context] + the whole packet;
+                                                         // its header becomes the context's
+inline constexpr std::uint8_t kHcFormCompressed = 0x2;   // [form|serial][context] + header changes + payload
+inline constexpr std::uint8_t kHcFormOpaque = 0x3;       // [form] + bytes that are not IPv4/IPv6
+// Bytes a form adds in front of a packet at most: the largest source grows by this much, so the
+// inner MTU is this much smaller with header compression on.
+inline constexpr std::size_t kHcMaxPrefix = 2;
+// Contexts per direction (the context byte).
+inline constexpr std::size_t kHcContexts = 256;
+// Longest header a context holds: IPv4 with options (60) + TCP with options (60).
+inline constexpr std::size_t kHcMaxHeader = 120;
+// The serial (low nibble of byte 0) counts packets per context modulo this.
+inline constexpr std::uint8_t kHcSerialModulus = 16;
+// A sender refreshes a context with a full header after this many compressed ones (bounds what a
+// broken context could cost; the stream's order guarantee means it never breaks in practice).
+inline constexpr std::uint32_t kHcRefreshEvery = 64;
 
 }  // namespace ncgw::tcpnc

@@ -189,13 +189,19 @@ TEST(PacketCodec, HelloRoundTripAndValidation) {
   h.max_packet = 1430;
   h.max_n = 64;
   h.max_open = 19;
+  h.flags = kHelloFlagHeaderCompression;
   ASSERT_EQ(write_hello(b, {PacketType::kHello, 8, 0}, h), kHelloSize);
   const auto p = parse_hello(std::span(b).first(kHelloSize));
   ASSERT_TRUE(p);
   EXPECT_EQ(p->max_packet, 1430);
   EXPECT_EQ(p->max_n, 64);
   EXPECT_EQ(p->max_open, 19);
-  EXPECT_FALSE(parse_hello(std::span(b).first(kHelloSize - 1)));
+  EXPECT_EQ(p->flags, kHelloFlagHeaderCompression);
+  // A HELLO of the first format (no flags byte) is still a HELLO, with no features.
+  const auto old = parse_hello(std::span(b).first(kHelloMinSize));
+  ASSERT_TRUE(old);
+  EXPECT_EQ(old->flags, 0);
+  EXPECT_FALSE(parse_hello(std::span(b).first(kHelloMinSize - 1)));
   auto v = b;
   v[kOffHelloVersion + 3] = 9;
   EXPECT_FALSE(parse_hello(v));
