@@ -20,12 +20,13 @@ def _per_second(series):
 
 
 def _active(flow, t):
-    """True if `flow` was meant to send during the whole second [t, t+1): from its scheduled
-    start (a flow whose test starts late, starved of its control connection, gets 0 until then)
-    to the end of its test (its last, partial second left out)."""
+    """True if `flow` was meant to send in second t: from the second of its scheduled start (its
+    first receiver interval, which begins a fraction of a second after the start, is floored
+    into that second by _per_second; a flow whose test starts late, starved of its control
+    connection, gets 0 until then) to the end of its test (its last, partial second left out)."""
     s = flow.get("started_at")
     end = flow.get("test_start", s)
-    return s is not None and s <= t + 1e-6 and t + 2 <= end + float(flow["duration"]) + 0.5
+    return s is not None and math.floor(s + 1e-6) <= t and t + 2 <= end + float(flow["duration"]) + 0.5
 
 
 def _ping_rtt(pings, t):

@@ -251,6 +251,17 @@ class TimeSeries(unittest.TestCase):
         self.assertAlmostEqual(r5["jain"], (4 + 4) ** 2 / (3 * (16 + 16)))
         self.assertAlmostEqual(r5["power"], 8 / 0.020)
 
+    def test_a_flow_starting_inside_a_second_counts_from_that_second(self):
+        # Scheduled at 3.04 s, its test began at 3.25 s: its first interval [3.25, 4.25] is
+        # floored into second 3, where the flow must count as active (not be dropped).
+        late = {"name": "t3", "type": "tcp", "started_at": 3.04, "test_start": 3.25, "duration": 5,
+                "series": [[3.25 + k, 4.25 + k, 2e6] for k in range(5)]}
+        rows = timeseries.run_series(self.flows()[:1] + [late])
+        self.assertNotIn("t3", rows[2]["active"])
+        self.assertIn("t3", rows[3]["active"])
+        self.assertAlmostEqual(rows[3]["flows"]["t3"], 2.0)
+        self.assertAlmostEqual(rows[3]["total"], 6.0 + 2.0)
+
     def test_max_min_shares(self):
         s = timeseries.max_min_shares(20, {"a": None, "b": None, "u": 2})
         self.assertEqual(s, {"u": 2, "a": 9, "b": 9})
