@@ -16,8 +16,8 @@ std::size_t EntranceLanes::bucket_of(std::span<const std::uint8_t> packet) {
 }
 
 EntranceLanes::Placement EntranceLanes::place(std::span<const std::uint8_t> packet) const {
-  if (!sparse_priority_) return {Lane::bulk, kNoFlowBucket};  // one FIFO: nothing to count
-  const std::size_t b = bucket_of(packet);
+  const std::size_t b = bucket_of(packet);  // also header compression's context (front_bucket)
+  if (!sparse_priority_) return {Lane::bulk, b};  // one FIFO
   const bool sparse = sparse_.size() < kSparseLanePackets && b != kNoFlowBucket && waiting_[b] == 0;
   return {sparse ? Lane::sparse : Lane::bulk, b};
 }
@@ -31,6 +31,10 @@ bool EntranceLanes::push(std::span<const std::uint8_t> packet, transport::TimePo
 
 std::span<const std::uint8_t> EntranceLanes::front() const {
   return sparse_.empty() ? bulk_.front() : sparse_.front();
+}
+
+std::size_t EntranceLanes::front_bucket() const {
+  return sparse_.empty() ? bulk_.front_tag() : sparse_.front_tag();
 }
 
 void EntranceLanes::release(std::uint32_t bucket) {

@@ -48,6 +48,8 @@ class EntranceLanes {
   bool push(std::span<const std::uint8_t> packet, transport::TimePoint now, Placement where);
   // The packet served next: the sparse lane's oldest, else the bulk lane's (requires !empty()).
   std::span<const std::uint8_t> front() const;
+  // The flow bucket of front() (kNoFlowBucket for a packet without a flow key).
+  std::size_t front_bucket() const;
   // Removes front().
   void pop();
 

@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "transports/common/byte_order.h"
+#include "transports/common/flow_key.h"
 #include "transports/common/inet_checksum.h"
 
 namespace ncgw::tcpnc {
@@ -75,19 +76,6 @@ bool header_checksum_ok(std::span<const std::uint8_t> packet) {
   return !l.v4 || transport::checksum_finish(transport::checksum_add(0, packet.first(l.transport))) == 0;
 }
 
-// The context a packet's flow uses: a hash of its addresses, protocol and ports.
-std::uint8_t context_of(std::span<const std::uint8_t> p, std::size_t header) {
-  const Layout l = layout_of(p.data());
-  const std::size_t from = l.v4 ? 12 : 8, to = l.v4 ? 20 : 40;
-  std::uint32_t h = 2166136261u;  // FNV-1a
-  auto mix = [&h](std::uint8_t b) { h = (h ^ b) * 16777619u; };
-  for (std::size_t i = from; i < to; ++i) mix(p[i]);
-  mix(l.protocol);
-  if (header >= l.transport + 4)
-    for (std::size_t i = 0; i < 4; ++i) mix(p[l.transport + i]);
-  return static_cast<std::uint8_t>(h ^ (h >> 8) ^ (h >> 16) ^ (h >> 24));
-}
-
 // Makes `header` bytes of `packet` the context's header.
 void adopt(HcContext& c, std::span<const std::uint8_t> packet, std::size_t header, std::uint8_t serial) {
   std::copy_n(packet.begin(), header, c.header.begin());
@@ -122,7 +110,13 @@ HeaderCompressor::HeaderCompressor() : contexts_(kHcContexts) {}
 
 void HeaderCompressor::reset() { std::fill(contexts_.begin(), contexts_.end(), HcContext{}); }
 
-std::size_t HeaderCompressor::compress(std::span<const std::uint8_t> packet, std::span<std::uint8_t> out) {
+std::uint8_t HeaderCompressor::context_for(std::span<const std::uint8_t> packet) {
+  const auto key = transport::parse_flow(packet);
+  return key ? static_cast<std::uint8_t>(transport::hash(*key) % kHcContexts) : 0;
+}
+
+std::size_t HeaderCompressor::compress(std::span<const std::uint8_t> packet, std::uint8_t context,
+                                       std::span<std::uint8_t> out) {
   const std::size_t header = inner_header_length(packet);
   if (header == 0) {
     const std::uint8_t version = packet.empty() ? 0 : packet[0] >> 4;
@@ -136,7 +130,6 @@ std::size_t HeaderCompressor::compress(std::span<const std::uint8_t> packet, std
     std::copy(packet.begin(), packet.end(), out.begin() + static_cast<std::ptrdiff_t>(at));
     return at + packet.size();
   }
-  const std::uint8_t context = context_of(packet, header);
   HcContext& c = contexts_[context];
   const auto serial = static_cast<std::uint8_t>((c.serial + 1) % kHcSerialModulus);
   std::size_t n = 0;

@@ -55,9 +55,13 @@ class HeaderCompressor {
   HeaderCompressor();
   // Forgets every context (a new session).
   void reset();
-  // Writes the form of `packet` into `out`, which has room for packet.size() + kHcMaxPrefix bytes;
-  // returns the form's size.
-  std::size_t compress(std::span<const std::uint8_t> packet, std::span<std::uint8_t> out);
+  // The context of `packet`'s flow from its inner 5-tuple's hash (transports/common/flow_key.h);
+  // the sender uses the flow bucket its entrance queue already computed, which is the same hash.
+  static std::uint8_t context_for(std::span<const std::uint8_t> packet);
+  // Writes the form of `packet`, on context `context` (any value is correct; packets of one flow
+  // on one context compress well), into `out`, which has room for packet.size() + kHcMaxPrefix
+  // bytes; returns the form's size.
+  std::size_t compress(std::span<const std::uint8_t> packet, std::uint8_t context, std::span<std::uint8_t> out);
   const HcCounters& counters() const { return ctr_; }
 
  private:

@@ -139,7 +139,10 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   if (!e) return 0;
   last_add_ = now;
   std::span<const std::uint8_t> source = queue_.front();
-  if (compress_) source = std::span<const std::uint8_t>(form_).first(compressor_.compress(source, form_));
+  if (compress_) {
+    const auto context = static_cast<std::uint8_t>(queue_.front_bucket() % kHcContexts);  // the flow's hash, once
+    source = std::span<const std::uint8_t>(form_).first(compressor_.compress(source, context, form_));
+  }
   const coding::Combination comb = e->add_source(source);
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
   queue_.pop();

@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     in = in.subspan(2 + len);
     if (const auto n = forms.decompress(chunk, out); n && *n > out.size()) std::abort();
     if (chunk.empty()) continue;
-    const std::size_t f = tx.compress(chunk, form);
+    const std::size_t f = tx.compress(chunk, HeaderCompressor::context_for(chunk), form);
     if (f > chunk.size() + kHcMaxPrefix) std::abort();
     const auto n = rx.decompress(std::span<const std::uint8_t>(form).first(f), back);
     if (!n || *n != chunk.size() || !std::equal(chunk.begin(), chunk.end(), back.begin())) std::abort();

@@ -12,6 +12,8 @@
 #include <new>
 #include <vector>
 
+#include "transports/common/byte_order.h"
+#include "transports/common/inet_checksum.h"
 #include "transports/tcpnc/tcpnc_core.h"
 
 #include "tests/unit/common/alloc_counter.h"
@@ -25,12 +27,8 @@ struct Pair {
     pkt[0] = 0x45;                       // IPv4, no options
     pkt[2] = 1200 >> 8, pkt[3] = 1200 & 0xFF;
     pkt[6] = 0x40, pkt[8] = 64, pkt[9] = 17;
-    pkt[10] = pkt[11] = 0;
-    pkt[4] = pkt[5] = 0;
-    std::uint32_t sum = 0;
-    for (int i = 0; i < 20; i += 2) sum += static_cast<std::uint32_t>(pkt[i] << 8 | pkt[i + 1]);
-    while (sum >> 16) sum = (sum & 0xFFFF) + (sum >> 16);
-    pkt[10] = static_cast<std::uint8_t>(~sum >> 8), pkt[11] = static_cast<std::uint8_t>(~sum);
+    pkt[4] = pkt[5] = pkt[10] = pkt[11] = 0;
+    transport::put_be16(pkt.data() + 10, transport::checksum_finish(transport::checksum_add(0, {pkt.data(), 20})));
   }
 
   // One step at time `t`: offer packets to A, move datagrams both ways, deliver, run timers.

@@ -89,7 +89,7 @@ struct Stream {
   Bytes form = Bytes(9100), out = Bytes(9100);
 
   // Compresses `p`; returns the form.
-  std::span<const std::uint8_t> send(const Bytes& p) { return std::span(form).first(tx.compress(p, form)); }
+  std::span<const std::uint8_t> send(const Bytes& p) { return std::span(form).first(tx.compress(p, HeaderCompressor::context_for(p), form)); }
   // Sends `p` through; returns what came out (empty if dropped).
   Bytes pass(const Bytes& p) {
     const auto f = send(p);
