@@ -62,6 +62,9 @@ struct TcpncSettings {
   // interactive packet) while the path has room for its repairs: such losses cost a round trip of
   // delay and the repairs cost only idle capacity. At most retransmission_target in effect.
   double idle_retransmission_target = 0.01;
+  // Longest coding window as a share of the path's min RTT (never shorter than 15 ms): a lost
+  // source holds the sources after it in its CW until the CW's repairs arrive.
+  double cw_rtt_fraction = 0.25;
   // Packets of a flow with nothing waiting at the tunnel's entrance pass the bulk queue (pings,
   // DNS, handshakes, the ACKs of a reverse transfer are neither delayed nor dropped by a bulk flow
   // that fills the entrance); false: one FIFO.

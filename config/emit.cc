@@ -89,6 +89,7 @@ void emit_tcpnc(YAML::Emitter& out, const TcpncSettings& s) {
   emit_pair(out, "r_max", real(s.r_max));
   emit_pair(out, "retransmission_target", real(s.retransmission_target));
   emit_pair(out, "idle_retransmission_target", real(s.idle_retransmission_target));
+  emit_pair(out, "cw_rtt_fraction", real(s.cw_rtt_fraction));
   emit_pair(out, "sparse_flow_priority", s.sparse_flow_priority);
   emit_pair(out, "header_compression", s.header_compression);
   if (s.fixed_n && s.fixed_k) {

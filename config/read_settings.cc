@@ -101,9 +101,10 @@ PlainSettings read_plain(const Node& block) {
 }
 
 TcpncSettings read_tcpnc(const Node& block) {
-  static constexpr std::array<std::string_view, 18> keys{
+  static constexpr std::array<std::string_view, 19> keys{
       "congestion_control", "cwnd_max_packets", "link_buffer_packets", "sending_buffer_packets",
       "n_min", "n_max", "k_max", "r_max", "retransmission_target", "idle_retransmission_target",
+      "cw_rtt_fraction",
       "sparse_flow_priority", "header_compression", "fixed_n", "fixed_k",
       "rto_min_ms", "keepalive_ms", "dead_peer_ms", "seed"};
   block.check_keys(keys);
@@ -125,6 +126,7 @@ TcpncSettings read_tcpnc(const Node& block) {
   if (const auto n = block.find("idle_retransmission_target")) {
     s.idle_retransmission_target = read_real(*n, {0.0, true, 1.0, false});
   }
+  if (const auto n = block.find("cw_rtt_fraction")) s.cw_rtt_fraction = read_real(*n, {0.0, true, 2.0, false});
   if (const auto n = block.find("sparse_flow_priority")) s.sparse_flow_priority = read_bool(*n);
   if (const auto n = block.find("header_compression")) s.header_compression = read_bool(*n);
   read_opt(block, "rto_min_ms", s.rto_min_ms, 1, 60000);

@@ -98,6 +98,7 @@ std::unique_ptr<transport::Core> make_tcpnc(const config::GatewayConfig& gw, con
   s.r_max = c.r_max;
   s.retransmission_target = c.retransmission_target;
   s.idle_retransmission_target = c.idle_retransmission_target;
+  s.cw_rtt_fraction = c.cw_rtt_fraction;
   s.sparse_flow_priority = c.sparse_flow_priority;
   s.header_compression = c.header_compression;
   s.fixed_n = c.fixed_n;

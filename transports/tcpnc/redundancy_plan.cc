@@ -69,7 +69,9 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
 unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
   const unsigned hard = std::min(peer_max_n_, max_n_);
   if (path.rate <= 0 || path.min_rtt <= Duration::zero()) return hard;
-  const Duration budget = std::max<Duration>(std::chrono::milliseconds(15), path.min_rtt / 4);
+  const Duration budget = std::max<Duration>(
+      std::chrono::milliseconds(15),
+      std::chrono::duration_cast<Duration>(path.min_rtt * s_.cw_rtt_fraction));
   const double n = path.rate * std::chrono::duration<double>(budget).count();
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }

@@ -55,7 +55,7 @@ class RedundancyPlan {
   // trip, while its repairs use capacity the pause left idle.
   unsigned idle_repairs_for(unsigned count) const;
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
-  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, min RTT / 4).
+  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, cw_rtt_fraction x min RTT).
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
   // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
   // that at the path's rate at most 2 x share rounds per RTT are expected (floor 0.02).

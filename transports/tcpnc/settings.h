@@ -26,6 +26,7 @@ struct TcpncCoreSettings {
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
   double idle_retransmission_target = 0.01;  // the same bound for a CW closed early because input
                                              // paused, when the path has room for its repairs
+  double cw_rtt_fraction = 0.25;             // longest CW: max(15 ms, this x min RTT) at the path rate
   bool sparse_flow_priority = true;          // packets of flows with nothing waiting pass the
                                              // entrance queue first (entrance_lanes.h)
   bool header_compression = true;            // inner IP/TCP/UDP headers travel as their changes

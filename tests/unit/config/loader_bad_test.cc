@@ -252,6 +252,16 @@ peers:
     tcpnc: {idle_retransmission_target: 0}
 )",
      "test.yaml:7:41: peers[0].tcpnc.idle_retransmission_target: expected a number in (0, 1], got 0"},
+    {"cw_rtt_fraction_too_large",
+     R"(gateway: {name: gw1}
+peers:
+  - name: gw2
+    endpoint: 10.0.0.2
+    transport: tcpnc
+    security: none
+    tcpnc: {cw_rtt_fraction: 3}
+)",
+     "test.yaml:7:30: peers[0].tcpnc.cw_rtt_fraction: expected a number in (0, 2], got 3"},
     {"r_max_below_one",
      R"(gateway: {name: gw1}
 peers:

@@ -51,7 +51,8 @@ peers:
     security: none
     tcpnc: {congestion_control: cubic, cwnd_max_packets: 17, link_buffer_packets: 20,
             sending_buffer_packets: 40, n_min: 3, n_max: 9, k_max: 5, r_max: 1.1,
-            retransmission_target: 0.1, idle_retransmission_target: 0.05, sparse_flow_priority: false,
+            retransmission_target: 0.1, idle_retransmission_target: 0.05, cw_rtt_fraction: 0.6,
+            sparse_flow_priority: false,
             fixed_n: 4, fixed_k: 2, rto_min_ms: 7, keepalive_ms: 8, dead_peer_ms: 9, seed: 123456789012345}
   - name: p2
     endpoint: 10.0.0.3
