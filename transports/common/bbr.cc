@@ -28,6 +28,11 @@ constexpr unsigned kFullBwRounds = 3;
 // plateau, but their bursts, passed on at the start-up gain, would otherwise keep the bottleneck
 // queue full.
 constexpr unsigned kStartupQueueRounds = 2;
+// Start-up ends on excess loss only after this many such rounds in a row: congestion from start-up's
+// overshoot persists round after round, while one burst of link loss (a Gilbert-Elliott bad state)
+// can exceed the young link-loss estimate in a single round and would otherwise end start-up at a
+// fraction of the path's rate.
+constexpr unsigned kStartupExcessRounds = 2;
 // Standing queue: the round's smallest RTT above min RTT x 1.15 + 1 ms; empty: within x 1.1 + 1 ms.
 constexpr double kQueueFactor = 1.15;
 constexpr Duration kQueueSlack = 1ms;
@@ -58,7 +63,7 @@ void BbrController::reset() {
   round_acked_ = round_lost_ = 0;
   link_acked_ = link_lost_ = 0;
   full_bw_ = 0;
-  full_bw_count_ = startup_queue_rounds_ = 0;
+  full_bw_count_ = startup_queue_rounds_ = startup_excess_rounds_ = 0;
   filled_pipe_ = excess_loss_ = probe_rtt_timing_ = in_rto_recovery_ = false;
   cycle_index_ = 0;
   pacing_gain_ = kHighGain;
@@ -120,6 +125,7 @@ void BbrController::end_round(const AckEvent& e) {
   const bool rtt_known = have_min_rtt_ && round_has_rtt_;
   queue_standing_ = rtt_known && round_min_rtt_ > min_rtt_ * kQueueFactor + kQueueSlack;
   const bool queue_empty = rtt_known && round_min_rtt_ <= min_rtt_ * kEmptyFactor + kEmptySlack;
+  if (!excess_loss_) startup_excess_rounds_ = 0;   // counts rounds in a row, this one included
   excess_loss_ = false;
   if (n > 0) {
     const double frac = static_cast<double>(round_lost_) / n, el = link_loss();
@@ -131,7 +137,7 @@ void BbrController::end_round(const AckEvent& e) {
       excess_loss_ = true;
       ++events_;
       ++excess_loss_rounds_;
-      if (mode_ == Mode::kStartup) filled_pipe_ = true;
+      if (mode_ == Mode::kStartup && ++startup_excess_rounds_ >= kStartupExcessRounds) filled_pipe_ = true;
     } else if (queue_empty || !judged) {
       link_acked_ = link_acked_ * kLinkLossDecay + static_cast<double>(round_acked_);
       link_lost_ = link_lost_ * kLinkLossDecay + static_cast<double>(round_lost_);

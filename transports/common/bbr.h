@@ -95,6 +95,7 @@ class BbrController : public CongestionController {
   double full_bw_ = 0;
   unsigned full_bw_count_ = 0;
   unsigned startup_queue_rounds_ = 0;  // consecutive rounds of start-up with a standing queue
+  unsigned startup_excess_rounds_ = 0; // consecutive rounds with excess loss (ends start-up at 2)
   bool filled_pipe_ = false;
   // ProbeBW.
   unsigned cycle_index_ = 0;

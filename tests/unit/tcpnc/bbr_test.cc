@@ -1,7 +1,8 @@
 // Unit tests of the model-based controller's parts, driven by scripted time: the windowed max
 // filter, delivery-rate sampling, the pacer, CoDel, and the BbrController state machine (start-up
 // ends on a rate plateau, drains, cruises at the path's rate; link loss corrects the rate; a coding
-// window that needs a retransmission does not cut the rate; excess loss ends start-up).
+// window that needs a retransmission does not cut the rate; excess loss in two rounds in a row ends
+// start-up, in one round it does not).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -113,6 +114,8 @@ struct ScriptedPath {
   Duration queue_delay{};      // added to every RTT sample from `queue_from` on
   Duration queue_from{};
   bool app_limited = false;    // the sender has less to send than it may (marked before each send)
+  double burst_loss = 0;       // a further share lost of what is sent in [burst_from, burst_until)
+  Duration burst_from{}, burst_until{};
   DeliveryRateSampler sampler;
   std::deque<std::pair<DeliverySnapshot, bool>> flight;  // snapshot, will be lost
   double send_carry = 0, loss_carry = 0;
@@ -141,7 +144,8 @@ struct ScriptedPath {
       e.delivered = sampler.delivered();
       cc.on_ack(e);
       for (send_carry += rate / 1000.0; send_carry >= 1; send_carry -= 1) {
-        loss_carry += loss;
+        const Duration t = now.time_since_epoch();
+        loss_carry += loss + (t >= burst_from && t < burst_until ? burst_loss : 0.0);
         const bool lost = loss_carry >= 1;
         if (lost) loss_carry -= 1;
         if (app_limited) sampler.mark_app_limited(static_cast<std::uint32_t>(flight.size()));
@@ -177,6 +181,29 @@ TEST(BbrController, StartupOfAnApplicationLimitedTunnelEndsOnAStandingQueue) {
   p.run(cc, 500ms);
   EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
   EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
+}
+
+TEST(BbrController, OneRoundOfExcessLossDoesNotEndStartupTwoInARowDo) {
+  // Application-limited, so no plateau is judged and only loss can end start-up. A burst of link
+  // loss (5 of the 50 transmissions of one round, as a Gilbert-Elliott bad state gives) exceeds
+  // the young loss estimate in one round and is counted, but start-up goes on; loss in two rounds
+  // in a row (start-up's overshoot overflowing a queue) ends it.
+  for (const Duration lossy : {5ms, 120ms}) {
+    BbrController cc({CcAlgorithm::kBbr, 10, 8192, 7});
+    ScriptedPath p;
+    p.app_limited = true;
+    p.burst_loss = lossy == 5ms ? 1.0 : 0.25;
+    p.burst_from = 300ms;
+    p.burst_until = 300ms + lossy;
+    p.run(cc, 1s);
+    EXPECT_GE(cc.events(), 1u) << "loss for " << std::chrono::duration_cast<std::chrono::milliseconds>(lossy).count()
+                               << " ms";
+    if (lossy == 5ms) {
+      EXPECT_EQ(cc.mode(), BbrController::Mode::kStartup);
+    } else {
+      EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
+    }
+  }
 }
 
 TEST(BbrController, LinkLossAfterTheBottleneckIsAddedBackToTheRate) {
