@@ -125,7 +125,6 @@ void BbrController::end_round(const AckEvent& e) {
   const bool rtt_known = have_min_rtt_ && round_has_rtt_;
   queue_standing_ = rtt_known && round_min_rtt_ > min_rtt_ * kQueueFactor + kQueueSlack;
   const bool queue_empty = rtt_known && round_min_rtt_ <= min_rtt_ * kEmptyFactor + kEmptySlack;
-  if (!excess_loss_) startup_excess_rounds_ = 0;   // counts rounds in a row, this one included
   excess_loss_ = false;
   if (n > 0) {
     const double frac = static_cast<double>(round_lost_) / n, el = link_loss();
@@ -143,6 +142,7 @@ void BbrController::end_round(const AckEvent& e) {
       link_lost_ = link_lost_ * kLinkLossDecay + static_cast<double>(round_lost_);
     }
   }
+  if (!excess_loss_) startup_excess_rounds_ = 0;  // only rounds in a row count
   round_acked_ = round_lost_ = 0;
   round_has_rtt_ = false;
 }
