@@ -33,6 +33,12 @@ constexpr unsigned kStartupQueueRounds = 2;
 // can exceed the young link-loss estimate in a single round and would otherwise end start-up at a
 // fraction of the path's rate.
 constexpr unsigned kStartupExcessRounds = 2;
+// Longest pacing holds a waiting packet in Startup. Start-up's rate is measured from what the end
+// hosts sent a round earlier, and a host in slow start sends twice that, in bursts: paced at it,
+// the bursts would wait in the tunnel for several milliseconds a round, and CUBIC's HyStart reads
+// 4 ms or more of added delay (min RTT / 8) as the end of slow start. 1 ms is about what such a
+// burst queues at a fast bottleneck without a tunnel.
+constexpr Duration kStartupMaxPacingDelay = 1ms;
 // Standing queue: the round's smallest RTT above min RTT x 1.15 + 1 ms; empty: within x 1.1 + 1 ms.
 constexpr double kQueueFactor = 1.15;
 constexpr Duration kQueueSlack = 1ms;
@@ -287,6 +293,10 @@ Duration BbrController::self_inflicted_queue_time() const {
     default:
       return Duration::zero();
   }
+}
+
+Duration BbrController::max_pacing_delay() const {
+  return mode_ == Mode::kStartup ? kStartupMaxPacingDelay : Duration::zero();
 }
 
 void BbrController::stats(std::vector<transport::StatEntry>& out) const {

@@ -42,6 +42,9 @@ class BbrController : public CongestionController {
   // In ProbeRTT: its whole length (the drain before it starts and the hold after); in Startup
   // and Drain: one min RTT (the rate is still being found, or in-flight deliberately drained).
   Duration self_inflicted_queue_time() const override;
+  // In Startup about a millisecond (what a host's burst would queue at a fast bottleneck anyway);
+  // zero once the path's rate is known.
+  Duration max_pacing_delay() const override;
   std::uint64_t events() const override { return events_; }
   void stats(std::vector<transport::StatEntry>& out) const override;
 

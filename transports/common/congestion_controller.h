@@ -67,6 +67,11 @@ class CongestionController {
   // entrance queue then holds that much more traffic and its AQM stands aside, so the end hosts
   // do not pay for the controller's own probe with drops. Zero otherwise.
   virtual Duration self_inflicted_queue_time() const { return Duration::zero(); }
+  // The longest pacing may hold a packet waiting at the entrance (zero: no bound, pacing alone
+  // decides). While the controller's rate is a guess that lags the traffic it carries (BBR's
+  // Startup), pacing at it would queue the end hosts' own slow-start bursts in the tunnel and add
+  // delay they read as congestion; the sender then drains what waits within this bound.
+  virtual Duration max_pacing_delay() const { return Duration::zero(); }
   // Congestion responses so far (window reductions; for the model-based controller, rounds whose
   // loss exceeded what the link-loss model expects, and timeouts).
   virtual std::uint64_t events() const = 0;

@@ -37,6 +37,10 @@ std::size_t EntranceLanes::front_bucket() const {
   return sparse_.empty() ? bulk_.front_tag() : sparse_.front_tag();
 }
 
+transport::TimePoint EntranceLanes::front_arrival() const {
+  return sparse_.empty() ? bulk_.front_arrival() : sparse_.front_arrival();
+}
+
 void EntranceLanes::release(std::uint32_t bucket) {
   if (bucket != kNoFlowBucket && waiting_[bucket] > 0) --waiting_[bucket];
 }

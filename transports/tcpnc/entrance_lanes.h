@@ -50,6 +50,8 @@ class EntranceLanes {
   std::span<const std::uint8_t> front() const;
   // The flow bucket of front() (kNoFlowBucket for a packet without a flow key).
   std::size_t front_bucket() const;
+  // When front() arrived.
+  transport::TimePoint front_arrival() const;
   // Removes front().
   void pop();
 

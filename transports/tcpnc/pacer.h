@@ -9,27 +9,34 @@
 
 namespace ncgw::tcpnc {
 
-// When the next paced transmission may leave.
+// When the next paced transmission may leave. The schedule is the (virtual) time of the last
+// transmission; the interval after it is taken at the rate asked about, so a new rate applies to
+// the very next transmission, not one later.
 class Pacer {
  public:
   // Whether a transmission may leave at `now` at `rate` per second (0: unpaced, always).
-  bool may_send(transport::TimePoint now, double rate) const { return rate <= 0 || now >= next_; }
+  bool may_send(transport::TimePoint now, double rate) const { return rate <= 0 || now >= next(rate); }
   // A transmission left at `now`: the next one may leave one interval later, less what is left of
   // the burst allowance.
   void on_sent(transport::TimePoint now, double rate) {
     if (rate <= 0) return;
-    const double interval_ns = 1e9 / rate;
+    const transport::Duration gap = interval(rate);
     const double burst = std::max(2.0, rate * 0.001);
-    const auto earliest = now - transport::Duration(static_cast<std::int64_t>(burst * interval_ns));
-    next_ = std::max(next_, earliest) + transport::Duration(static_cast<std::int64_t>(interval_ns));
+    const auto earliest = now - transport::Duration(static_cast<std::int64_t>(burst * static_cast<double>(gap.count())));
+    last_ = std::max(last_ + gap, earliest);
   }
-  // The time may_send() turns true.
-  transport::TimePoint next() const { return next_; }
+  // The time may_send() turns true at `rate`.
+  transport::TimePoint next(double rate) const { return rate <= 0 ? last_ : last_ + interval(rate); }
   // Forgets the schedule.
-  void reset() { next_ = transport::TimePoint{}; }
+  void reset() { last_ = transport::TimePoint{}; }
 
  private:
-  transport::TimePoint next_{};
+  // One transmission's share of a second at `rate`.
+  static transport::Duration interval(double rate) {
+    return transport::Duration(static_cast<std::int64_t>(1e9 / rate));
+  }
+
+  transport::TimePoint last_{};  // the last transmission's slot in the schedule
 };
 
 }  // namespace ncgw::tcpnc

@@ -117,7 +117,7 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
   if (r.in_flight) declare_lost(r);  // ring wrapped onto an unresolved record (never in practice)
   r = TxRecord{next_tx_, now, delivery_.on_sent(now, in_flight_), cw_id, planned, true, false, false};
   cc_->on_sent(now, in_flight_);
-  pacer_.on_sent(now, cc_->pacing_rate());
+  pacer_.on_sent(now, send_rate());
   if (in_flight_ == 0) { rto_base_ = now; oldest_in_flight_ = next_tx_; }
   last_sent_ = now;
   ++in_flight_;
@@ -145,9 +145,19 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   }
   const coding::Combination comb = e->add_source(source);
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
+  const Duration waited = now - queue_.front_arrival();
+  ctr_.entrance_wait_ns += waited.count();
+  if (waited > kLongEntranceWait) ++ctr_.entrance_long_waits;
   queue_.pop();
   ++ctr_.sources_sent;
   return n;
+}
+
+double Sender::send_rate() const {
+  const double rate = cc_->pacing_rate();
+  const Duration bound = cc_->max_pacing_delay();
+  if (rate <= 0 || bound <= Duration::zero() || queue_.empty()) return rate;
+  return std::max(rate, static_cast<double>(queue_.size()) / std::chrono::duration<double>(bound).count());
 }
 
 std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
@@ -230,7 +240,7 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
   }
   pace_blocked_ = false;
   if (in_flight_ >= std::max(1.0, std::floor(cc_->cwnd()))) return std::nullopt;
-  if (!pacer_.may_send(now, cc_->pacing_rate())) {
+  if (!pacer_.may_send(now, send_rate())) {
     pace_blocked_ = true;  // next_deadline() wakes the driver when the pacer allows
     return std::nullopt;
   }

@@ -33,6 +33,10 @@
 
 namespace ncgw::tcpnc {
 
+// A source that waited at the entrance longer than this before it left counts as a long wait: 4 ms
+// is the smallest rise of the RTT that CUBIC's HyStart reads as the end of slow start.
+inline constexpr Duration kLongEntranceWait = std::chrono::milliseconds(4);
+
 // Sender counters (reported through TcpncCore::stats()).
 struct SenderCounters {
   std::uint64_t combinations_sent = 0, sources_sent = 0, repairs_sent = 0, retransmissions = 0;
@@ -42,6 +46,8 @@ struct SenderCounters {
   std::uint64_t sparse_accepted = 0;  // accepted packets that took the sparse lane
   std::uint64_t idle_cws = 0, idle_extra_repairs = 0;  // CWs closed by a pause that got the idle
                                                        // target's repairs, and the repairs added
+  std::int64_t entrance_wait_ns = 0;     // time sources spent at the entrance, summed
+  std::uint64_t entrance_long_waits = 0; // sources that waited there longer than kLongEntranceWait
 };
 
 // One direction's sender. Inactive (send() answers not_connected) until start().
@@ -168,6 +174,10 @@ class Sender {
   void add_hole(std::uint64_t tx);
   // Hands the ACK's figures to the congestion controller.
   void report_ack(std::optional<Duration> path_rtt, TimePoint now);
+
+  // The rate the pacer applies now: the controller's, raised while the controller bounds the
+  // pacing delay (BBR's Startup) so that what waits at the entrance leaves within that bound.
+  double send_rate() const;
 
   TcpncCoreSettings s_;
   std::size_t max_packet_;              // this session's largest IP packet: min(configured, what

@@ -225,7 +225,7 @@ std::optional<TimePoint> Sender::next_deadline() const {
   if (in_flight_ > 0) t.offer(rto_base_ + rtt_.rto());
   if (in_flight_ > 0 && probes_due_ == 0) t.offer(pto_deadline());
   if (flush_due(TimePoint::max())) t.offer(last_add_ + flush_delay());
-  if (pace_blocked_) t.offer(pacer_.next());
+  if (pace_blocked_) t.offer(pacer_.next(send_rate()));
   return t.get();
 }
 

@@ -26,6 +26,8 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("declared_lost", static_cast<double>(ctr_.declared_lost));
   add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
   add("aqm_drops", static_cast<double>(ctr_.aqm_drops));
+  add("entrance_wait_ms_total", static_cast<double>(ctr_.entrance_wait_ns) / 1e6);
+  add("entrance_long_waits", static_cast<double>(ctr_.entrance_long_waits));
   add("sparse_accepted", static_cast<double>(ctr_.sparse_accepted));
   add("short_queue_periods", static_cast<double>(short_queue_periods_));
   add("header_compression", compress_ ? 1 : 0);

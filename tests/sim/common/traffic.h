@@ -71,6 +71,8 @@ class WindowSource : public Source {
   void pump(Core& core, TimePoint now) override;
   // Packets accepted by the core.
   std::uint64_t accepted() const { return next_seq_; }
+  // Changes the window (an end host's TCP growing it in slow start); applies at the next pump.
+  void set_window(std::uint64_t window) { window_ = window; }
 
  private:
   std::size_t size_;

@@ -79,10 +79,19 @@ TEST(Pacer, BurstAllowanceThenOneIntervalApart) {
     ++burst;
   }
   EXPECT_EQ(burst, 3);
-  EXPECT_EQ(p.next(), at(101ms));
+  EXPECT_EQ(p.next(rate), at(101ms));
   p.on_sent(at(101ms), rate);
-  EXPECT_EQ(p.next(), at(102ms));
+  EXPECT_EQ(p.next(rate), at(102ms));
   EXPECT_TRUE(p.may_send(at(100ms), 0.0));  // unpaced
+}
+
+TEST(Pacer, ANewRateAppliesToTheNextTransmission) {
+  Pacer p;
+  p.on_sent(at(100ms), 10);               // 100 ms apart at 10/s
+  EXPECT_FALSE(p.may_send(at(101ms), 10));
+  EXPECT_EQ(p.next(10), at(200ms));
+  EXPECT_TRUE(p.may_send(at(101ms), 1000));  // 1 ms apart at 1000/s: due already
+  EXPECT_EQ(p.next(1000), at(101ms));
 }
 
 TEST(Codel, DropsOnlyAfterTheSojournStayedAboveTargetForAnInterval) {
@@ -165,6 +174,17 @@ TEST(BbrController, StartupEndsOnAPlateauAndCruisesAtThePathRate) {
   EXPECT_GE(cc.cwnd(), 2 * 50 - 1);
   EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
   EXPECT_GE(cc.pacing_rate(), 0.75 * 0.99 * 1000 - 1);
+}
+
+TEST(BbrController, PacingDelayIsBoundedInStartupOnly) {
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 1});
+  ScriptedPath p;
+  p.run(cc, 100ms);
+  ASSERT_EQ(cc.mode(), BbrController::Mode::kStartup);
+  EXPECT_EQ(cc.max_pacing_delay(), 1ms);
+  p.run(cc, 3s);
+  ASSERT_EQ(cc.mode(), BbrController::Mode::kProbeBw);
+  EXPECT_EQ(cc.max_pacing_delay(), Duration::zero());
 }
 
 TEST(BbrController, StartupOfAnApplicationLimitedTunnelEndsOnAStandingQueue) {
