@@ -1,0 +1,19 @@
+#!/usr/bin/python3
+# Per variant, per binary: iperf3 and HTTP goodput of each repetition, then means.
+import json, sys, glob, os, collections
+root = sys.argv[1]
+res = collections.defaultdict(lambda: collections.defaultdict(list))
+for d in sorted(glob.glob(os.path.join(root, '*-*'))):
+    b = os.path.basename(d).split('-')[0]
+    try: j = json.load(open(os.path.join(d, 'results.json')))
+    except Exception: continue
+    for r in j['runs']:
+        f = {x['name']: x for x in r['flows']}
+        g = lambda n: (f.get(n, {}).get('goodput_bps') or 0) / 1e6
+        res[r['variant']][b].append((g('tcp1'), g('http1'), f.get('tcp1', {}).get('retransmits'), f.get('tcp1', {}).get('mean_rtt_ms')))
+for v, bs in res.items():
+    for b, xs in sorted(bs.items()):
+        m = lambda i: sum(x[i] for x in xs) / len(xs)
+        print(f"{v:14s} {b:5s} iperf3 " + " ".join(f"{x[0]:6.1f}" for x in xs) + f"  mean {m(0):6.1f} | http " +
+              " ".join(f"{x[1]:5.1f}" for x in xs) + f"  mean {m(1):5.1f} | retx " + " ".join(str(x[2]) for x in xs) +
+              " | rtt " + " ".join(f"{x[3]:.0f}" for x in xs if x[3]))
