@@ -10,7 +10,7 @@ for r in $(seq 1 "$reps"); do
   for b in base new; do
     bin=$base; [ "$b" = new ] && bin=$new
     flock /tmp/ncgw-netns.lock ./netns-scenarios/run-scenario docs/results/tcpnc-grid/startup-excess-ab/scenario.yaml \
-      --case r200d30 "${vs[@]}" --repetitions 1 --set duration=10 --set http_size=10MiB --set http_timeout=40 \
+      --case "${CASE:-r200d30}" "${vs[@]}" --repetitions 1 --set duration=10 --set http_size=10MiB --set http_timeout=40 \
       --set "loss_spec=$loss" --ncgw "$bin" --out "$out/$b-$r"
   done
 done
