@@ -1,6 +1,7 @@
 #!/bin/bash
-# Side-by-side of two ncgw binaries on r200d30 (one loss model), interleaved per repetition:
-# base, new, base, new, ... Each repetition writes OUT/base-R and OUT/new-R; sum.py OUT tabulates.
+# Side-by-side of two ncgw binaries on r200d30 (another link: CASE=r50d30 in the environment), one
+# loss model, interleaved per repetition: base, new, base, new, ... Each repetition writes
+# OUT/base-R and OUT/new-R; sum.py OUT tabulates.
 # Usage (root, from anywhere): ab.sh BASE_NCGW NEW_NCGW OUT LOSS_SPEC REPETITIONS VARIANT...
 set -e
 base=$1 new=$2 out=$3 loss=$4 reps=$5; shift 5
