@@ -1,16 +1,12 @@
 #!/usr/bin/python3
 # Slice side-by-side: per case, loss model and variant, base vs new iperf3 / HTTP goodput (Mbit/s).
-import json, sys, glob, os, collections
-root = sys.argv[1]
+import sys, os, collections
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sum import runs, goodput  # noqa: E402
+
 res = collections.defaultdict(dict)
-for d in sorted(glob.glob(os.path.join(root, '*-*'))):
-    b = os.path.basename(d).split('-')[0]
-    try: j = json.load(open(os.path.join(d, 'results.json')))
-    except Exception: continue
-    for r in j['runs']:
-        f = {x['name']: x for x in r['flows']}
-        g = lambda n: (f.get(n, {}).get('goodput_bps') or 0) / 1e6
-        res[(r['case'], r['sweep_value'], r['variant'])][b] = (g('tcp1'), g('http1'))
+for b, r, f in runs(sys.argv[1]):
+    res[(r['case'], r['sweep_value'], r['variant'])][b] = (goodput(f, 'tcp1'), goodput(f, 'http1'))
 short = lambda s: {'none': 'none', 'bernoulli:0.01': '1 %', 'bernoulli:0.05': '5 %', 'bernoulli:0.1': '10 %'}.get(s, 'GE 5 %' if '0.0175' in s else 'GE 15 %')
 print('| case | loss | variant | base iperf3 | new iperf3 | ratio | base HTTP | new HTTP | ratio |')
 print('|---|---|---|---|---|---|---|---|---|')
