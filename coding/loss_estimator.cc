@@ -2,6 +2,7 @@
 #include "coding/loss_estimator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace ncgw::coding {
@@ -75,24 +76,40 @@ GeEstimate LossEstimator::fit(const Counts& c, std::size_t min_samples) {
 
 GeEstimate LossEstimator::long_run() const { return fit(long_, cfg_.min_long); }
 
+void LossEstimator::count(Counts& c, const Entry& e, const Entry* later) const {
+  (e.state == State::kLost ? c.lost : c.arrived)++;
+  if (later == nullptr || later->sent_ns - e.sent_ns > cfg_.idle_gap.count()) return;
+  const bool la = e.state == State::kLost, lb = later->state == State::kLost;
+  (la ? (lb ? c.bb : c.bg) : (lb ? c.gb : c.gg))++;
+}
+
 GeEstimate LossEstimator::short_window(transport::TimePoint now) const {
-  Counts c;
-  const std::int64_t oldest_ns = transport::ns_since_epoch(now) - cfg_.short_age.count();
-  const std::uint64_t span = std::min<std::uint64_t>({cfg_.short_count, ring_.size(), highest_});
+  Counts recent, spanned;  // the last short_count transmissions; all the window holds
+  const std::int64_t now_ns = transport::ns_since_epoch(now);
+  const std::int64_t oldest_ns = now_ns - cfg_.short_age.count();
+  const std::int64_t span_ns = now_ns - cfg_.short_span.count();
+  const std::uint64_t span = std::min<std::uint64_t>(ring_.size(), highest_);
   const Entry* later = nullptr;  // the entry at tx + 1 (already visited)
   for (std::uint64_t i = 0; i < span; ++i) {
     const Entry* e = entry(highest_ - 1 - i);
-    if (e != nullptr && e->sent_ns < oldest_ns) break;
+    const bool in_recent = i < cfg_.short_count;
+    if (e != nullptr && (e->sent_ns < oldest_ns || (!in_recent && e->sent_ns < span_ns))) break;
     if (e != nullptr) {
-      (e->state == State::kLost ? c.lost : c.arrived)++;
-      if (later != nullptr && later->sent_ns - e->sent_ns <= cfg_.idle_gap.count()) {
-        const bool la = e->state == State::kLost, lb = later->state == State::kLost;
-        (la ? (lb ? c.bb : c.bg) : (lb ? c.gb : c.gg))++;
-      }
+      count(spanned, *e, later);
+      if (in_recent) count(recent, *e, later);
     }
     later = e;
   }
-  return fit(c, cfg_.min_short);
+  const GeEstimate last = fit(recent, cfg_.min_short), window = fit(spanned, cfg_.min_short);
+  return last.valid && window.valid && steps_up(last, window) ? last : window;
+}
+
+bool LossEstimator::steps_up(const GeEstimate& last, const GeEstimate& window) {
+  // Standard deviation of a loss-rate estimate from last.samples outcomes of the window's process
+  // (bursts of mean length b inflate the binomial variance about b-fold).
+  const double e = std::max(window.loss_rate, 1.0 / static_cast<double>(last.samples));
+  const double sd = std::sqrt(e * (1 - e) * window.mean_burst / static_cast<double>(last.samples));
+  return last.loss_rate > window.loss_rate + 3 * sd;
 }
 
 GeEstimate LossEstimator::current(transport::TimePoint now) const {

@@ -25,8 +25,9 @@ struct GeEstimate {
 // Windows and bounds of the estimator.
 struct LossEstimatorConfig {
   std::size_t history = 8192;     // recent transmissions kept: a late arrival within it is corrected
-  std::size_t short_count = 500;  // short window: at most this many most recent transmissions ...
-  transport::Duration short_age = std::chrono::seconds(2);  // ... sent no longer ago than this
+  std::size_t short_count = 500;  // short window: at least this many most recent transmissions ...
+  transport::Duration short_span = std::chrono::milliseconds(250);  // ... or all sent within this ...
+  transport::Duration short_age = std::chrono::seconds(2);  // ... none sent longer ago than this
   std::size_t min_short = 100;    // short estimate is valid from this many samples
   std::size_t min_long = 1000;    // long-run estimate is valid from this many samples
   // Consecutive transmissions sent further apart than this are not a chain transition (idle).
@@ -47,8 +48,11 @@ class LossEstimator {
 
   // Long-run estimate over everything seen (accurate; slow to follow change).
   GeEstimate long_run() const;
-  // Short-window estimate over the last short_count transmissions sent within short_age of
-  // `now` (fast; noisy). Invalid (valid == false) with fewer than min_short samples, e.g. after idle.
+  // Short-window estimate over the transmissions sent within short_span of `now`, at least the
+  // last short_count (none older than short_age). When the last short_count alone show a loss rate
+  // more than three standard deviations (of a short_count-sample estimate) above it, their fit is
+  // returned instead: a step up shows at once, a lull between bursts does not read as a clean path.
+  // Invalid (valid == false) with fewer than min_short samples, e.g. after idle.
   GeEstimate short_window(transport::TimePoint now) const;
   // What drives the redundancy chooser: the short-window estimate when valid, the long-run one
   // otherwise, combined conservatively (the larger loss rate and burst length of the two valid).
@@ -67,6 +71,11 @@ class LossEstimator {
   void apply_pair(std::uint64_t first, int sign);
   const Entry* entry(std::uint64_t tx) const;
   static GeEstimate fit(const Counts& c, std::size_t min_samples);
+  // Adds outcome `e` (and its transition to `later`, the next transmission, if any) to `c`.
+  void count(Counts& c, const Entry& e, const Entry* later) const;
+  // Whether the last few transmissions' fit lies more than three standard deviations above the
+  // longer window's: the loss stepped up.
+  static bool steps_up(const GeEstimate& last, const GeEstimate& window);
 
   LossEstimatorConfig cfg_;
   std::vector<Entry> ring_;

@@ -58,9 +58,10 @@ struct TcpncSettings {
   // Upper bound on P(a CW needs a retransmission round); a file that does not set it gets
   // default_retransmission_target(congestion_control).
   double retransmission_target = kRetransmissionTargetBbr;
-  // The same bound for a CW that closes early because input paused (the end of a burst, a lone
-  // interactive packet) while the path has room for its repairs: such losses cost a round trip of
-  // delay and the repairs cost only idle capacity. At most retransmission_target in effect.
+  // The same bound while the path has room for the repairs it needs: input (with those repairs)
+  // below the path rate, as from a window-limited end host, and CWs that close early because input
+  // paused (the end of a burst, a lone interactive packet). There a round costs the waiting packets
+  // a round trip and the repairs cost only idle capacity. At most retransmission_target in effect.
   double idle_retransmission_target = 0.01;
   // Longest coding window as a share of the path's min RTT (never shorter than 15 ms): a lost
   // source holds the sources after it in its CW until the CW's repairs arrive.

@@ -45,6 +45,7 @@ class BbrController : public CongestionController {
   // In Startup about a millisecond (what a host's burst would queue at a fast bottleneck anyway);
   // zero once the path's rate is known.
   Duration max_pacing_delay() const override;
+  bool path_filled() const override { return filled_pipe_; }
   std::uint64_t events() const override { return events_; }
   void stats(std::vector<transport::StatEntry>& out) const override;
 

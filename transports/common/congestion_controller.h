@@ -72,6 +72,10 @@ class CongestionController {
   // Startup), pacing at it would queue the end hosts' own slow-start bursts in the tunnel and add
   // delay they read as congestion; the sender then drains what waits within this bound.
   virtual Duration max_pacing_delay() const { return Duration::zero(); }
+  // Whether the controller has found what the path carries (BBR: Startup saw the delivery rate
+  // plateau, or excess loss or a standing queue). Until then the path has room by definition.
+  // Controllers without a rate model say true: they make no claim.
+  virtual bool path_filled() const { return true; }
   // Congestion responses so far (window reductions; for the model-based controller, rounds whose
   // loss exceeded what the link-loss model expects, and timeouts).
   virtual std::uint64_t events() const = 0;

@@ -23,12 +23,27 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   bounds_.n_max = std::min(max_n_, peer_max_n);
   n_ = std::min(n_start_, bounds_.n_max);   // from our settings each session, never a past minimum
   est_ = coding::LossEstimator();
-  next_adapt_ = now;
+  next_adapt_ = last_adapt_ = now;
+  spare_ = false;
+  spare_choice_ = {};
 }
 
-bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
+namespace {
+
+constexpr double kSpareEnter = 0.92;  // share of the path rate below which the spare plan starts
+constexpr double kSpareKeep = 1.0;   // share of the path rate up to which it stays
+
+}  // namespace
+
+bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::uint64_t sources_sent) {
   if (now < next_adapt_) return false;
   next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
+  const double elapsed = std::chrono::duration<double>(now - last_adapt_).count();
+  input_rate_ = elapsed > 0 ? static_cast<double>(sources_sent - sources_at_adapt_) / elapsed : 0.0;
+  sources_at_adapt_ = sources_sent;
+  last_adapt_ = now;
+  const bool was_spare = spare_;
+  spare_ = path_has_room(input_rate_, path);
   // The short window (last <= 500 transmissions within 2 s) drives the chooser so that (n, k) follow
   // the loss both up and down; the long-run estimate stands in when the short one is not valid
   // (e.g. after idle). LossEstimator::current() would keep the larger of the two, which never lets
@@ -41,8 +56,10 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
   // the configured range applies.
   const unsigned n_cap = delay_bounded_n_max(path);
   const unsigned n_floor = path.rate > 0 ? n_cap : std::min(s_.n_min, n_cap);
-  const double target = retransmission_bound(n_cap, path);
-  const bool bounds_changed = n_cap != bounds_.n_max || n_floor != bounds_.n_min ||
+  const double normal_target = retransmission_bound(n_cap, path);
+  const double spare_target = std::min(normal_target, s_.idle_retransmission_target);
+  const double target = spare_ ? spare_target : normal_target;
+  const bool bounds_changed = n_cap != bounds_.n_max || n_floor != bounds_.n_min || spare_ != was_spare ||
                               std::abs(target - bounds_.target_retransmit) > 0.1 * bounds_.target_retransmit;
   bounds_.n_max = n_cap;
   bounds_.n_min = n_floor;
@@ -58,12 +75,21 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path) {
   choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
   chooser_.repairs_by_size(ch, bounds_, short_k_);
   coding::ChooserBounds idle = bounds_;
-  idle.target_retransmit = std::min(bounds_.target_retransmit, s_.idle_retransmission_target);
+  idle.target_retransmit = spare_target;
   chooser_.repairs_by_size(ch, idle, idle_k_);
+  spare_choice_ = spare_ ? choice_ : chooser_.choose(ch, idle);
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return false;
   n_ = choice_.n;
   k_ = choice_.k;
   return true;
+}
+
+bool RedundancyPlan::path_has_room(double input_rate, const PathEstimate& path) const {
+  if (spare_choice_.n == 0 || (s_.fixed_n && s_.fixed_k)) return false;
+  if (!path.filled) return true;
+  if (path.rate <= 0 || input_rate <= 0) return false;
+  const double r = static_cast<double>(spare_choice_.n + spare_choice_.k) / spare_choice_.n;
+  return input_rate * r <= (spare_ ? kSpareKeep : kSpareEnter) * path.rate;
 }
 
 unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
@@ -114,6 +140,8 @@ void RedundancyPlan::stats(std::vector<transport::StatEntry>& out, TimePoint now
   add("k", k_);
   add("n_max_delay", delay_bounded_n_max(path));
   add("retransmission_bound", bounds_.target_retransmit);
+  add("spare_plan", spare_ ? 1.0 : 0.0);
+  add("input_rate_pps", input_rate_);
   add("predicted_p_retransmit", choice_.p_retransmit);
   add("R", double(n_ + k_) / std::max(1u, n_));
   add("predicted_efficiency", choice_.efficiency);

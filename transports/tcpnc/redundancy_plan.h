@@ -23,6 +23,7 @@ using transport::TimePoint;
 struct PathEstimate {
   double rate = 0;       // transmissions per second the path drains
   Duration min_rtt{};    // smallest RTT
+  bool filled = true;    // the controller has found what the path carries (false in BBR Startup)
 };
 
 // The (n, k) plan and how it was reached.
@@ -35,9 +36,13 @@ class RedundancyPlan {
   void start(unsigned peer_max_n, TimePoint now);
   // The estimator (the sender reports each transmission's arrival or loss to it).
   coding::LossEstimator& estimator() { return est_; }
-  // Re-chooses (n, k) when the adaptation interval has passed and the estimate or the path's
-  // bounds moved; returns whether (n, k) changed.
-  bool maybe_adapt(TimePoint now, const PathEstimate& path);
+  // Re-chooses (n, k) when the adaptation interval has passed and the estimate, the path's bounds
+  // or the spare-capacity mode moved; `sources_sent` (all sources sent so far) gives the input
+  // rate. Returns whether (n, k) changed.
+  bool maybe_adapt(TimePoint now, const PathEstimate& path, std::uint64_t sources_sent);
+  // Whether the plan uses the spare target: the input, with the repairs that target needs, fills
+  // less than the path carries (see path_has_room).
+  bool spare() const { return spare_; }
 
   unsigned n() const { return n_; }
   unsigned k() const { return k_; }
@@ -60,6 +65,13 @@ class RedundancyPlan {
   // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
   // that at the path's rate at most 2 x share rounds per RTT are expected (floor 0.02).
   double retransmission_bound(unsigned n, const PathEstimate& path) const;
+  // Whether the input (sources per second) with the spare plan's redundancy fits in the share of
+  // the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare mode, or the controller
+  // has not filled the path yet (BBR Startup, where its rate lags the end hosts' slow start). A
+  // window-limited end host is such input: every coded retransmission round holds its window for a
+  // round trip (in slow start, one a HyStart delay test reads as its end), while the extra repairs
+  // use capacity it leaves idle.
+  bool path_has_room(double input_rate, const PathEstimate& path) const;
   // Appends the plan's figures (estimates, n, k, R, bounds) to `out`.
   void stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const;
 
@@ -74,6 +86,11 @@ class RedundancyPlan {
   std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
                                                             // behind choice_ (valid once choice_.n > 0)
   std::array<unsigned, coding::kMaxWindow + 1> idle_k_{};   // the same for idle_retransmission_target
+  coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
+  bool spare_ = false;                 // the plan in effect is the spare one
+  double input_rate_ = 0;              // sources per second over the last adaptation interval
+  std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation
+  TimePoint last_adapt_{};             // when the last adaptation ran
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
   unsigned n_ = 16, k_ = 2;
   unsigned n_start_ = 16;              // n at the start of every session (from the settings)

@@ -192,8 +192,10 @@ void Sender::flush(TimePoint) {
   if (!e || e->count() == 0) return;
   CwState& c = book_.state(e->cw_id());
   unsigned k = plan_.repairs_for(e->count(), e->planned_n(), c.planned_k);
+  // A pause closed the CW: the tighter idle target applies when the path has room for its repairs
+  // (the plan already uses it while the input leaves room; see RedundancyPlan::spare()).
   const unsigned idle_k = plan_.idle_repairs_for(e->count());
-  if (idle_k > k && has_room_for(idle_k)) {
+  if (idle_k > 0 && idle_k >= k && (plan_.spare() || has_room_for(idle_k))) {
     ++ctr_.idle_cws;
     ctr_.idle_extra_repairs += idle_k - k;
     c.idle_plan = true;
@@ -257,7 +259,7 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
 }
 
 void Sender::adapt(TimePoint now) {
-  if (!plan_.maybe_adapt(now, path())) return;
+  if (!plan_.maybe_adapt(now, path(), ctr_.sources_sent)) return;
   ++ctr_.adaptations;
   apply_plan();
 }

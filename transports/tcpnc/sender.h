@@ -149,7 +149,7 @@ class Sender {
   // while it probes) for eight CoDel intervals from now.
   void start_short_queue(TimePoint now);
   // The controller's view of the path, for the redundancy plan.
-  PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt()}; }
+  PathEstimate path() const { return {cc_->path_rate(), cc_->min_rtt(), cc_->path_filled()}; }
   // Re-plans (n, k) when due and applies a new plan to the CWs still open.
   void adapt(TimePoint now);
   // The CW being filled takes the plan at once; closed CWs whose planned repairs are still going

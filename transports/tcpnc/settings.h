@@ -24,8 +24,9 @@ struct TcpncCoreSettings {
   std::uint32_t k_max = 64;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
-  double idle_retransmission_target = 0.01;  // the same bound for a CW closed early because input
-                                             // paused, when the path has room for its repairs
+  double idle_retransmission_target = 0.01;  // the same bound while the path has room for the
+                                             // repairs: input well below the path rate (the spare
+                                             // plan), or a CW closed early because input paused
   double cw_rtt_fraction = 0.25;             // longest CW: max(15 ms, this x min RTT) at the path rate
   bool sparse_flow_priority = true;          // packets of flows with nothing waiting pass the
                                              // entrance queue first (entrance_lanes.h)

@@ -1,6 +1,7 @@
 // Gilbert-Elliott estimation on synthetic Bernoulli and GE sequences with fixed seeds.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -119,6 +120,47 @@ TEST(LossEstimator, ShortWindowFollowsAStepWithinItsWindow) {
     EXPECT_DOUBLE_EQ(cur.loss_rate, s.loss_rate);
     EXPECT_NEAR(cur.p / (cur.p + cur.r), cur.loss_rate, 1e-9);
   }
+}
+
+// At high rates the last short_count transmissions span a few milliseconds: the short window then
+// reaches back short_span, so a plan chosen from it does not follow every lull between bursts.
+TEST(LossEstimator, ShortWindowSpansShortSpanAtHighRates) {
+  LossEstimatorConfig cfg, count_only;
+  count_only.short_span = transport::Duration::zero();  // the last short_count transmissions only
+  const std::size_t per_span = static_cast<std::size_t>(cfg.short_span.count() / kGapNs);  // 2500
+  const auto lost = ge_sequence(31, 0.0175, 1.0 / 3, 40'000);  // GE 5 %, mean burst 3
+  LossEstimator est(cfg), est_count(count_only);
+  double sq = 0, sq_count = 0;
+  int points = 0;
+  for (std::size_t end = 8'000; end <= lost.size(); end += 500) {
+    const std::vector<bool> part(lost.begin() + static_cast<std::ptrdiff_t>(end - 500),
+                                 lost.begin() + static_cast<std::ptrdiff_t>(end));
+    feed(est, part, end - 500, static_cast<std::int64_t>(end - 500) * kGapNs);
+    feed(est_count, part, end - 500, static_cast<std::int64_t>(end - 500) * kGapNs);
+    if (end < 10'000) continue;
+    const TimePoint now = time_from_ns(static_cast<std::int64_t>(end) * kGapNs);
+    const GeEstimate s = est.short_window(now), c = est_count.short_window(now);
+    EXPECT_EQ(c.samples, cfg.short_count);
+    sq += (s.loss_rate - 0.05) * (s.loss_rate - 0.05);
+    sq_count += (c.loss_rate - 0.05) * (c.loss_rate - 0.05);
+    ++points;
+  }
+  const double rms = std::sqrt(sq / points), rms_count = std::sqrt(sq_count / points);
+  std::printf("GE 5 %%, burst 3: rms error %.4f over %zu tx, %.4f over the last %zu\n", rms, per_span, rms_count,
+              cfg.short_count);
+  EXPECT_LT(rms, 0.6 * rms_count);
+}
+
+// A lull in the last short_count transmissions does not read as a loss-free path; a step up that is
+// well outside the longer window's noise does show at once (ShortWindowFollowsAStepWithinItsWindow).
+TEST(LossEstimator, ALullInTheLastFewTransmissionsIsNotTakenForTheRate) {
+  LossEstimator est;
+  std::vector<bool> lost(3'000, false);
+  for (std::size_t i = 0; i < 2'500; i += 20) lost[i] = true;  // 5 %, then 500 arrivals
+  feed(est, lost);
+  const GeEstimate s = est.short_window(time_from_ns(3'000 * kGapNs));
+  EXPECT_EQ(s.samples, 2'500u);  // tx 500..2999, sent in the 250 ms up to now, not the last 500 only
+  EXPECT_NEAR(s.loss_rate, 100.0 / 2'500, 1e-9);
 }
 
 TEST(LossEstimator, IdleTimeDoesNotPoisonTheEstimates) {

@@ -176,15 +176,17 @@ TEST(BbrController, StartupEndsOnAPlateauAndCruisesAtThePathRate) {
   EXPECT_GE(cc.pacing_rate(), 0.75 * 0.99 * 1000 - 1);
 }
 
-TEST(BbrController, PacingDelayIsBoundedInStartupOnly) {
+TEST(BbrController, PacingDelayIsBoundedAndThePathNotFilledInStartupOnly) {
   BbrController cc({CcAlgorithm::kBbr, 10, 8192, 1});
   ScriptedPath p;
   p.run(cc, 100ms);
   ASSERT_EQ(cc.mode(), BbrController::Mode::kStartup);
   EXPECT_EQ(cc.max_pacing_delay(), 1ms);
+  EXPECT_FALSE(cc.path_filled());
   p.run(cc, 3s);
   ASSERT_EQ(cc.mode(), BbrController::Mode::kProbeBw);
   EXPECT_EQ(cc.max_pacing_delay(), Duration::zero());
+  EXPECT_TRUE(cc.path_filled());
 }
 
 TEST(BbrController, StartupOfAnApplicationLimitedTunnelEndsOnAStandingQueue) {

@@ -1,0 +1,111 @@
+// RedundancyPlan: the spare-capacity mode (the tighter retransmission target while the input, with
+// that target's repairs, leaves room on the path) and its hysteresis.
+#include <gtest/gtest.h>
+
+#include <string_view>
+#include <vector>
+
+#include "transports/tcpnc/redundancy_plan.h"
+
+namespace ncgw::tcpnc {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr double kPathRate = 10'000;  // transmissions per second the path drains
+const PathEstimate kPath{kPathRate, 60ms};
+
+// A plan fed with 5 % periodic loss, adapted every 100 ms at `input` sources per second.
+class SparePlan : public ::testing::Test {
+ protected:
+  SparePlan() : plan_(TcpncCoreSettings{}, 64) { plan_.start(64, now_); }
+
+  // Runs `intervals` adaptation intervals with input at `input` sources per second; returns
+  // whether the spare mode held after each one.
+  std::vector<bool> run(double input, int intervals) {
+    std::vector<bool> spare;
+    for (int i = 0; i < intervals; ++i) {
+      for (int j = 0; j < 1000; ++j, ++tx_) {  // 1000 outcomes per 100 ms (10,000 per second)
+        const TimePoint sent = now_ + std::chrono::microseconds(100 * j);
+        if (tx_ % 20 == 0) plan_.estimator().on_lost(tx_, sent);
+        else plan_.estimator().on_arrived(tx_, sent);
+      }
+      now_ += 100ms;
+      sources_ += static_cast<std::uint64_t>(input / 10);
+      plan_.maybe_adapt(now_, kPath, sources_);
+      spare.push_back(plan_.spare());
+    }
+    return spare;
+  }
+
+  // The plan's status figure `name`.
+  double stat(std::string_view name) {
+    std::vector<transport::StatEntry> out;
+    plan_.stats(out, now_, kPath);
+    for (const auto& e : out) if (e.name == name) return e.value;
+    ADD_FAILURE() << "no stat " << name;
+    return -1;
+  }
+
+  RedundancyPlan plan_;
+  TimePoint now_ = transport::time_from_ns(1'000'000'000);
+  std::uint64_t tx_ = 0, sources_ = 0;
+};
+
+TEST_F(SparePlan, InputWellBelowThePathGetsTheTighterTarget) {
+  const auto spare = run(5'000, 10);  // half the path rate: room for any plausible redundancy
+  EXPECT_TRUE(spare.back());
+  const double normal = plan_.retransmission_bound(plan_.n(), kPath);
+  std::printf("spare: bound %.4f (normal %.4f), k %u for n %u, input %.0f pps\n", stat("retransmission_bound"),
+              normal, plan_.k(), plan_.n(), stat("input_rate_pps"));
+  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), TcpncCoreSettings{}.idle_retransmission_target);
+  EXPECT_LT(stat("retransmission_bound"), normal);
+  EXPECT_EQ(stat("spare_plan"), 1.0);
+  EXPECT_NEAR(stat("input_rate_pps"), 5'000, 1);
+}
+
+TEST_F(SparePlan, InputThatFillsThePathKeepsTheNormalTarget) {
+  const auto spare = run(9'000, 10);  // with any repairs at 5 % loss this exceeds the path rate
+  for (bool s : spare) EXPECT_FALSE(s);
+  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), plan_.retransmission_bound(plan_.n(), kPath));
+  EXPECT_EQ(stat("spare_plan"), 0.0);
+}
+
+TEST_F(SparePlan, ModeChangesWithHysteresis) {
+  ASSERT_TRUE(run(5'000, 10).back());
+  const double r = 1.0 + static_cast<double>(plan_.k()) / plan_.n();  // the spare plan's redundancy
+  // Between the entry share (0.92 of the path) and the keep share (1.0): stays spare ...
+  EXPECT_TRUE(run(0.96 * kPathRate / r, 3).back());
+  // ... above the keep share: leaves it ...
+  EXPECT_FALSE(run(1.05 * kPathRate / r, 3).back());
+  // ... and back between the shares, does not return to it.
+  EXPECT_FALSE(run(0.96 * kPathRate / r, 3).back());
+  EXPECT_TRUE(run(0.85 * kPathRate / r, 3).back());
+}
+
+TEST_F(SparePlan, UntilTheControllerFillsThePathThePlanIsSpare) {
+  ASSERT_FALSE(run(9'000, 10).back());  // fills the path: normal plan
+  PathEstimate startup = kPath;
+  startup.filled = false;  // BBR Startup: its rate lags the end hosts' slow start
+  plan_.maybe_adapt(now_ += 100ms, startup, sources_ += 900);
+  EXPECT_TRUE(plan_.spare());
+}
+
+TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
+  TcpncCoreSettings s;
+  s.fixed_n = 16;
+  s.fixed_k = 2;
+  RedundancyPlan plan(s, 64);
+  TimePoint now = transport::time_from_ns(1'000'000'000);
+  plan.start(64, now);
+  for (std::uint64_t tx = 0; tx < 5000; ++tx) {
+    if (tx % 20 == 0) plan.estimator().on_lost(tx, now);
+    else plan.estimator().on_arrived(tx, now);
+  }
+  for (int i = 1; i <= 5; ++i) plan.maybe_adapt(now + i * 100ms, kPath, static_cast<std::uint64_t>(i) * 100);
+  EXPECT_FALSE(plan.spare());
+  EXPECT_EQ(plan.k(), 2u);
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc
