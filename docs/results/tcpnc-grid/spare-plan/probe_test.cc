@@ -1,0 +1,52 @@
+// Probe (not built; to reproduce, copy into tests/sim/tcpnc/, add it to that directory's
+// CMakeLists.txt SOURCES, build tcpnc_sim_test at each commit to compare and run probe.sh on each
+// binary): the default TCP/NC cores on 200 Mbit/s, 30 ms each way after a 1000-packet bottleneck,
+// four loss models (5 % random, GE 5 % burst 3, 1 % random, GE 15 % burst 3), seeds 9501-9504, a
+// window-limited source (500 packets beyond what the far sink has, about 0.87 of the one-way BDP:
+// an end host whose window, not the tunnel, limits it) and a saturating source. Prints goodput
+// after a 3 s warm-up over 10 s, delivery delay (offer to delivery, one way 30 ms), CW failures,
+// repairs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "tests/sim/tcpnc/harness.h"
+
+namespace ncgw::tcpnc::simtest {
+namespace {
+
+void run(double rt, double e, double burst, std::uint64_t window, std::uint64_t seed = 9501) {
+  Simulation sim(seed);
+  TcpncCoreSettings s;
+  s.retransmission_target = rt;
+  for (Side side : {Side::a, Side::b}) {
+    sim.set_core(side, std::make_unique<TcpncCore>(s, sim.seed_for(side == Side::a ? 11 : 12)));
+    sim::Link& l = sim.link_from(side);
+    l.add<sim::Bottleneck>(200e6, 28, 1000);
+    if (side == Side::a) {
+      if (burst <= 1) l.add<sim::BernoulliLoss>(e, sim.seed_for(21));
+      else l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(21)));
+    }
+    l.add<sim::Delay>(30ms);
+  }
+  sim::Sink& sink = sim.ep(Side::b).sink;
+  sink.set_allow_gaps(true);
+  if (window > 0)
+    sim.set_source(Side::a, std::make_unique<sim::WindowSource>(1300, 1, window, [&sink] { return sink.expected(); }));
+  else
+    sim.set_source(Side::a, std::make_unique<sim::BulkSource>(1300, 1));
+  const BulkResult r = run_bulk(sim, 3s, 10s);
+  const auto& a = *sim.ep(Side::a).core;
+  std::printf("seed=%llu rt=%.2f e=%.2f b=%.0f window=%llu goodput=%.1f Mbit/s delay mean %.1f p99 %.1f ms cw_fail %g repairs %g sources %g bound %g\n",
+              (unsigned long long)seed, rt, e, burst, (unsigned long long)window, r.goodput_bps / 1e6, r.mean_delay_ms, r.p99_delay_ms,
+              stat(a, "cw_failures"), stat(a, "repairs_sent"), stat(a, "sources_sent"), stat(a, "retransmission_bound"));
+}
+
+TEST(RtProbe, Compare) {  // window 0: saturating source; 500: window-limited
+  for (std::uint64_t w : {500ull, 0ull})
+    for (auto [e, b] : {std::pair{0.05, 1.0}, std::pair{0.05, 3.0}, std::pair{0.01, 1.0}, std::pair{0.15, 3.0}})
+      for (std::uint64_t seed : {9501ull, 9502ull, 9503ull, 9504ull}) run(0.25, e, b, w, seed);
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc::simtest
