@@ -6,6 +6,9 @@
 // an end host whose window, not the tunnel, limits it) with `run(rt, e, b, 500)`, and a
 // saturating source with `run(rt, e, b, 0)` (as written). Prints goodput after a 3 s warm-up over
 // 10 s, delivery delay (offer to delivery, one way 30 ms), CW failures, repairs.
+// `RtProbe.Seeds` (docs/results/tcpnc-grid.md, "Spare plan"; ../spare-plan/probe.sh runs it and
+// averages): the default settings, both sources, four loss models (5 % random, GE 5 % burst 3,
+// 1 % random, GE 15 % burst 3), seeds 9501-9504; build tcpnc_sim_test at each commit to compare.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -15,8 +18,8 @@
 namespace ncgw::tcpnc::simtest {
 namespace {
 
-void run(double rt, double e, double burst, std::uint64_t window) {
-  Simulation sim(9501);
+void run(double rt, double e, double burst, std::uint64_t window, std::uint64_t seed = 9501) {
+  Simulation sim(seed);
   TcpncCoreSettings s;
   s.retransmission_target = rt;
   for (Side side : {Side::a, Side::b}) {
@@ -37,14 +40,20 @@ void run(double rt, double e, double burst, std::uint64_t window) {
     sim.set_source(Side::a, std::make_unique<sim::BulkSource>(1300, 1));
   const BulkResult r = run_bulk(sim, 3s, 10s);
   const auto& a = *sim.ep(Side::a).core;
-  std::printf("rt=%.2f e=%.2f b=%.0f window=%llu goodput=%.1f Mbit/s delay mean %.1f p99 %.1f ms cw_fail %g repairs %g sources %g bound %g\n",
-              rt, e, burst, (unsigned long long)window, r.goodput_bps / 1e6, r.mean_delay_ms, r.p99_delay_ms,
+  std::printf("seed=%llu rt=%.2f e=%.2f b=%.0f window=%llu goodput=%.1f Mbit/s delay mean %.1f p99 %.1f ms cw_fail %g repairs %g sources %g bound %g\n",
+              (unsigned long long)seed, rt, e, burst, (unsigned long long)window, r.goodput_bps / 1e6, r.mean_delay_ms, r.p99_delay_ms,
               stat(a, "cw_failures"), stat(a, "repairs_sent"), stat(a, "sources_sent"), stat(a, "retransmission_bound"));
 }
 
 TEST(RtProbe, Compare) {  // window 0: saturating source; 500: window-limited
   for (double rt : {0.25, 0.05, 0.01, 0.002})
     for (auto [e, b] : {std::pair{0.05, 1.0}, std::pair{0.05, 3.0}}) run(rt, e, b, 0);
+}
+
+TEST(RtProbe, Seeds) {  // the default target, window-limited (500) and saturating (0) sources
+  for (std::uint64_t w : {500ull, 0ull})
+    for (auto [e, b] : {std::pair{0.05, 1.0}, std::pair{0.05, 3.0}, std::pair{0.01, 1.0}, std::pair{0.15, 3.0}})
+      for (std::uint64_t seed : {9501ull, 9502ull, 9503ull, 9504ull}) run(0.25, e, b, w, seed);
 }
 
 }  // namespace

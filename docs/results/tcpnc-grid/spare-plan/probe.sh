@@ -1,8 +1,8 @@
 #!/bin/bash
-# Usage: probe.sh TCPNC_SIM_TEST_BINARY (built with probe_test.cc). Runs the probe and prints, per
-# source kind and loss model, the mean over the four seeds of goodput (each seed's in brackets),
-# delivery delay and CW failures.
-"$1" --gtest_filter='RtProbe*' 2>&1 | grep rt= | /usr/bin/python3 -c '
+# Usage: probe.sh TCPNC_SIM_TEST_BINARY (built with ../retransmission-target/rt_probe_test.cc).
+# Runs RtProbe.Seeds and prints, per source kind and loss model, the mean over the four seeds of
+# goodput (each seed's in brackets), delivery delay and CW failures.
+"$1" --gtest_filter='RtProbe.Seeds' 2>&1 | grep rt= | /usr/bin/python3 -c '
 import sys, re, collections
 d = collections.defaultdict(list)
 for l in sys.stdin:
