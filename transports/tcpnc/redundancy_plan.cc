@@ -44,10 +44,10 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   last_adapt_ = now;
   const bool was_spare = spare_;
   spare_ = path_has_room(input_rate_, path);
-  // The short window (last <= 500 transmissions within 2 s) drives the chooser so that (n, k) follow
-  // the loss both up and down; the long-run estimate stands in when the short one is not valid
-  // (e.g. after idle). LossEstimator::current() would keep the larger of the two, which never lets
-  // the redundancy fall after a lossy period.
+  // The short window (the last 250 ms of transmissions, at least 500) drives the chooser so that
+  // (n, k) follow the loss both up and down; the long-run estimate stands in when the short one is
+  // not valid (e.g. after idle). LossEstimator::current() would keep the larger of the two, which
+  // never lets the redundancy fall after a lossy period.
   coding::GeEstimate g = est_.short_window(now);
   if (!g.valid) g = est_.long_run();
   if (!g.valid) return false;
