@@ -30,8 +30,12 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
 
 namespace {
 
-constexpr double kSpareEnter = 0.92;  // share of the path rate below which the spare plan starts
-constexpr double kSpareKeep = 1.0;   // share of the path rate up to which it stays
+// Shares of the path rate below which the spare plan starts and up to which it stays. Input that
+// fills the path under the spare plan is sent at about the path rate times its redundancy, so the
+// keep share must lie below 1 or a saturating source, once in the spare plan, would stay in it and
+// carry less than the normal plan lets through.
+constexpr double kSpareEnter = 0.85;
+constexpr double kSpareKeep = 0.95;
 
 }  // namespace
 

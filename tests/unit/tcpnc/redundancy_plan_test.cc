@@ -74,13 +74,13 @@ TEST_F(SparePlan, InputThatFillsThePathKeepsTheNormalTarget) {
 TEST_F(SparePlan, ModeChangesWithHysteresis) {
   ASSERT_TRUE(run(5'000, 10).back());
   const double r = 1.0 + static_cast<double>(plan_.k()) / plan_.n();  // the spare plan's redundancy
-  // Between the entry share (0.92 of the path) and the keep share (1.0): stays spare ...
-  EXPECT_TRUE(run(0.96 * kPathRate / r, 3).back());
-  // ... above the keep share: leaves it ...
-  EXPECT_FALSE(run(1.05 * kPathRate / r, 3).back());
+  // Between the entry share (0.85 of the path) and the keep share (0.95): stays spare ...
+  EXPECT_TRUE(run(0.90 * kPathRate / r, 3).back());
+  // ... above the keep share (a source that fills the path under the spare plan): leaves it ...
+  EXPECT_FALSE(run(0.98 * kPathRate / r, 3).back());
   // ... and back between the shares, does not return to it.
-  EXPECT_FALSE(run(0.96 * kPathRate / r, 3).back());
-  EXPECT_TRUE(run(0.85 * kPathRate / r, 3).back());
+  EXPECT_FALSE(run(0.90 * kPathRate / r, 3).back());
+  EXPECT_TRUE(run(0.80 * kPathRate / r, 3).back());
 }
 
 TEST_F(SparePlan, UntilTheControllerFillsThePathThePlanIsSpare) {
