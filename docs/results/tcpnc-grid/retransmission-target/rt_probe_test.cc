@@ -9,9 +9,14 @@
 // `RtProbe.Seeds` (docs/results/tcpnc-grid.md, "Spare plan"; ../spare-plan/probe.sh runs it and
 // averages): the default settings, both sources, four loss models (5 % random, GE 5 % burst 3,
 // 1 % random, GE 15 % burst 3), seeds 9501-9504; build tcpnc_sim_test at each commit to compare.
+// Environment: PROBE_IDLE sets idle_retransmission_target, PROBE_RATE the bottleneck rate in bit/s
+// (queue scaled from 1000 packets at 200 Mbit/s, at least 20), PROBE_WINDOW the window-limited
+// source's window (500).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "tests/sim/tcpnc/harness.h"
 
@@ -22,10 +27,12 @@ void run(double rt, double e, double burst, std::uint64_t window, std::uint64_t 
   Simulation sim(seed);
   TcpncCoreSettings s;
   s.retransmission_target = rt;
+  if (const char* v = std::getenv("PROBE_IDLE")) s.idle_retransmission_target = std::atof(v);
   for (Side side : {Side::a, Side::b}) {
     sim.set_core(side, std::make_unique<TcpncCore>(s, sim.seed_for(side == Side::a ? 11 : 12)));
     sim::Link& l = sim.link_from(side);
-    l.add<sim::Bottleneck>(200e6, 28, 1000);
+    const double rate = std::getenv("PROBE_RATE") ? std::atof(std::getenv("PROBE_RATE")) : 200e6;
+    l.add<sim::Bottleneck>(rate, 28, std::max<std::size_t>(20, static_cast<std::size_t>(1000 * rate / 200e6)));
     if (side == Side::a) {
       if (burst <= 1) l.add<sim::BernoulliLoss>(e, sim.seed_for(21));
       else l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim.seed_for(21)));
@@ -51,7 +58,8 @@ TEST(RtProbe, Compare) {  // window 0: saturating source; 500: window-limited
 }
 
 TEST(RtProbe, Seeds) {  // the default target, window-limited (500) and saturating (0) sources
-  for (std::uint64_t w : {500ull, 0ull})
+  const char* window = std::getenv("PROBE_WINDOW");
+  for (std::uint64_t w : {window ? std::strtoull(window, nullptr, 10) : 500ull, 0ull})
     for (auto [e, b] : {std::pair{0.05, 1.0}, std::pair{0.05, 3.0}, std::pair{0.01, 1.0}, std::pair{0.15, 3.0}})
       for (std::uint64_t seed : {9501ull, 9502ull, 9503ull, 9504ull}) run(0.25, e, b, w, seed);
 }
