@@ -65,7 +65,8 @@ class RedundancyPlan {
   // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
   // that at the path's rate at most 2 x share rounds per RTT are expected (floor 0.02).
   double retransmission_bound(unsigned n, const PathEstimate& path) const;
-  // Whether the input (sources per second) with the spare plan's redundancy fits in the share of
+  // Whether the spare plan's redundancy is at most kSparePriceCap times the normal plan's, and the
+  // input (sources per second) with the spare plan's redundancy fits in the share of
   // the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare mode, or the controller
   // has not filled the path yet (BBR Startup, where its rate lags the end hosts' slow start). A
   // window-limited end host is such input: every coded retransmission round holds its window for a
@@ -87,6 +88,7 @@ class RedundancyPlan {
                                                             // behind choice_ (valid once choice_.n > 0)
   std::array<unsigned, coding::kMaxWindow + 1> idle_k_{};   // the same for idle_retransmission_target
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
+  coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
   double input_rate_ = 0;              // sources per second over the last adaptation interval
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation

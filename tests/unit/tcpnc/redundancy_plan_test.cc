@@ -91,6 +91,29 @@ TEST_F(SparePlan, UntilTheControllerFillsThePathThePlanIsSpare) {
   EXPECT_TRUE(plan_.spare());
 }
 
+TEST(RedundancyPlanSpare, NotWhereItsRepairsCostTooMuch) {
+  // 10 Mbit/s (860 datagrams/s), 60 ms RTT: CWs of 12 sources; GE-like loss, bursts of 3 every 60
+  // transmissions (5 %). Tightening the per-CW bound to 0.01 there costs more than
+  // kSparePriceCap (1.25) times the normal plan's redundancy, so even input far below the path
+  // rate keeps the normal plan.
+  const PathEstimate slow{860, 60ms};
+  RedundancyPlan plan(TcpncCoreSettings{}, 64);
+  TimePoint now = transport::time_from_ns(1'000'000'000);
+  plan.start(64, now);
+  std::uint64_t tx = 0, sources = 0;
+  for (int i = 0; i < 30; ++i) {
+    for (int j = 0; j < 86; ++j, ++tx) {
+      const TimePoint sent = now + std::chrono::microseconds(1163 * j);
+      if (tx % 60 < 3) plan.estimator().on_lost(tx, sent);
+      else plan.estimator().on_arrived(tx, sent);
+    }
+    now += 100ms;
+    plan.maybe_adapt(now, slow, sources += 20);  // 200 sources/s: a quarter of the path
+  }
+  std::printf("n %u k %u bound %.4f\n", plan.n(), plan.k(), plan.retransmission_bound(plan.n(), slow));
+  EXPECT_FALSE(plan.spare());
+}
+
 TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
   TcpncCoreSettings s;
   s.fixed_n = 16;
