@@ -81,15 +81,16 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   chosen_for_burst_ = g.mean_burst;
   if (s_.fixed_n && s_.fixed_k) return false;
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
-  choice_ = chooser_.choose(ch, bounds_);  // allocation-free: this runs on the send path
-  chooser_.repairs_by_size(ch, bounds_, short_k_);
-  coding::ChooserBounds idle = bounds_;
-  idle.target_retransmit = spare_target;
-  chooser_.repairs_by_size(ch, idle, idle_k_);
-  coding::ChooserBounds normal = bounds_;
+  // Both plans are chosen (allocation-free: this runs on the send path): the one not in effect
+  // decides whether the spare plan applies at the next adaptation.
+  coding::ChooserBounds normal = bounds_, spare = bounds_;
   normal.target_retransmit = normal_target;
-  spare_choice_ = spare_ ? choice_ : chooser_.choose(ch, idle);
-  normal_choice_ = spare_ ? chooser_.choose(ch, normal) : choice_;
+  spare.target_retransmit = spare_target;
+  normal_choice_ = chooser_.choose(ch, normal);
+  spare_choice_ = chooser_.choose(ch, spare);
+  choice_ = spare_ ? spare_choice_ : normal_choice_;
+  chooser_.repairs_by_size(ch, bounds_, short_k_);
+  chooser_.repairs_by_size(ch, spare, idle_k_);
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return false;
   n_ = choice_.n;
   k_ = choice_.k;
