@@ -33,6 +33,9 @@ constexpr unsigned kStartupQueueRounds = 2;
 // can exceed the young link-loss estimate in a single round and would otherwise end start-up at a
 // fraction of the path's rate.
 constexpr unsigned kStartupExcessRounds = 2;
+// Start-up runs again after this many rounds in a row that held packets at the entrance while the
+// path rate was only found application-limited.
+constexpr unsigned kRestartRounds = 2;
 // Longest pacing holds a waiting packet in Startup. Start-up's rate is measured from what the end
 // hosts sent a round earlier, and a host in slow start sends twice that, in bursts: paced at it,
 // the bursts would wait in the tunnel for several milliseconds a round, and CUBIC's HyStart reads
@@ -70,7 +73,8 @@ void BbrController::reset() {
   link_acked_ = link_lost_ = 0;
   full_bw_ = 0;
   full_bw_count_ = startup_queue_rounds_ = startup_excess_rounds_ = 0;
-  filled_pipe_ = excess_loss_ = probe_rtt_timing_ = in_rto_recovery_ = false;
+  filled_pipe_ = bw_measured_ = round_held_ = excess_loss_ = probe_rtt_timing_ = in_rto_recovery_ = false;
+  held_rounds_ = 0;
   cycle_index_ = 0;
   pacing_gain_ = kHighGain;
   cwnd_gain_ = kHighGain;
@@ -104,6 +108,7 @@ void BbrController::on_ack(const AckEvent& e) {
   }
   update_round(e);
   update_bw(e);
+  if (round_start_) check_restart();
   if (round_start_) check_full_pipe(e);
   update_min_rtt(e);
   advance_state(e);
@@ -113,6 +118,7 @@ void BbrController::on_ack(const AckEvent& e) {
 void BbrController::update_round(const AckEvent& e) {
   round_acked_ += e.acked;
   round_lost_ += e.lost;
+  round_held_ = round_held_ || e.entrance_held;
   if (e.rtt) {
     round_min_rtt_ = round_has_rtt_ ? std::min(round_min_rtt_, *e.rtt) : *e.rtt;
     round_has_rtt_ = true;
@@ -142,7 +148,7 @@ void BbrController::end_round(const AckEvent& e) {
       excess_loss_ = true;
       ++events_;
       ++excess_loss_rounds_;
-      if (mode_ == Mode::kStartup && ++startup_excess_rounds_ >= kStartupExcessRounds) filled_pipe_ = true;
+      if (mode_ == Mode::kStartup && ++startup_excess_rounds_ >= kStartupExcessRounds) filled_pipe_ = bw_measured_ = true;
     } else if (queue_empty || !judged) {
       link_acked_ = link_acked_ * kLinkLossDecay + static_cast<double>(round_acked_);
       link_lost_ = link_lost_ * kLinkLossDecay + static_cast<double>(round_lost_);
@@ -188,7 +194,23 @@ void BbrController::check_full_pipe(const AckEvent& e) {
     full_bw_count_ = 0;
     return;
   }
-  if (++full_bw_count_ >= kFullBwRounds) filled_pipe_ = true;
+  if (++full_bw_count_ >= kFullBwRounds) filled_pipe_ = bw_measured_ = true;
+}
+
+void BbrController::check_restart() {
+  const bool held = round_held_;
+  round_held_ = false;
+  if (!filled_pipe_ || bw_measured_ || mode_ == Mode::kProbeRtt) {
+    held_rounds_ = 0;
+    return;
+  }
+  held_rounds_ = held ? held_rounds_ + 1 : 0;
+  if (held_rounds_ < kRestartRounds) return;
+  mode_ = Mode::kStartup;
+  filled_pipe_ = false;
+  full_bw_ = 0;
+  full_bw_count_ = startup_queue_rounds_ = startup_excess_rounds_ = held_rounds_ = 0;
+  ++startup_restarts_;
 }
 
 void BbrController::update_min_rtt(const AckEvent& e) {
@@ -311,6 +333,7 @@ void BbrController::stats(std::vector<transport::StatEntry>& out) const {
   out.push_back({"bbr_excess_loss_rounds", static_cast<double>(excess_loss_rounds_)});
   out.push_back({"bbr_rounds", static_cast<double>(round_count_)});
   out.push_back({"bbr_probe_rtt_count", static_cast<double>(probe_rtt_count_)});
+  out.push_back({"bbr_startup_restarts", static_cast<double>(startup_restarts_)});
   out.push_back({"cw_failures", static_cast<double>(cw_failures_)});
 }
 

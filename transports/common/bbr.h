@@ -14,6 +14,8 @@
 //   rate plateau (start-up ends when the rate stops growing), and loss in a round beyond what
 //   e_link predicts (start-up ends, an up-probe ends, counted). A coding window that needs a coded
 //   retransmission, or a packet UDT retransmits, is not congestion: no rate cut.
+// - A rate found while application-limited (start-up ended on a standing queue) is what the end
+//   hosts offered, not the path's: when the input later outruns it, start-up runs again.
 #pragma once
 #include <cstdint>
 
@@ -59,6 +61,8 @@ class BbrController : public CongestionController {
   // Path rate x min RTT, in transmissions (the initial window while unknown).
   double bdp() const;
   std::uint64_t round_count() const { return round_count_; }
+  // How often start-up ran again because a rate found application-limited was limiting.
+  std::uint64_t startup_restarts() const { return startup_restarts_; }
 
  private:
   // Round-trip accounting: a round ends when a transmission sent after it began is acknowledged.
@@ -72,6 +76,11 @@ class BbrController : public CongestionController {
   // Start-up ends when the rate stopped growing for three rounds, or (application-limited) a queue
   // stood for two.
   void check_full_pipe(const AckEvent& e);
+  // A path rate found while application-limited (start-up ended on a standing queue, never on a
+  // plateau or loss) is only what the end hosts offered then: once the input has outrun it for
+  // kRestartRounds rounds in a row (packets held at the sender's entrance in each), start-up runs
+  // again to find the path's rate.
+  void check_restart();
   // State transitions of Drain, ProbeBW's gain cycle and ProbeRTT.
   void advance_state(const AckEvent& e);
   // Enters ProbeBW at a random phase other than the draining one.
@@ -101,6 +110,10 @@ class BbrController : public CongestionController {
   unsigned startup_queue_rounds_ = 0;  // consecutive rounds of start-up with a standing queue
   unsigned startup_excess_rounds_ = 0; // consecutive rounds with excess loss (ends start-up at 2)
   bool filled_pipe_ = false;
+  bool bw_measured_ = false;           // start-up ended on a plateau or on loss: bw() is the path's
+  bool round_held_ = false;            // the round in progress held a packet at the entrance
+  unsigned held_rounds_ = 0;           // such rounds in a row, while !bw_measured_
+  std::uint64_t startup_restarts_ = 0;
   // ProbeBW.
   unsigned cycle_index_ = 0;
   TimePoint cycle_stamp_{};

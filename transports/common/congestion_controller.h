@@ -33,6 +33,9 @@ struct AckEvent {
   // and delivery-rate samples then fall short. Absent for TCP/NC, whose ACKs say what arrived.
   std::optional<double> arrival_rate;
   double loss_burst = 1.0;           // mean loss-burst length the sender's loss estimator sees (1: none)
+  // Since the previous ACK a packet waited at the sender's entrance for longer than a few
+  // milliseconds: the input outran what the controller let out (TCP/NC sets it; UDT does not).
+  bool entrance_held = false;
 };
 
 // The sender's congestion controller: how many transmissions may be in flight, and how fast they

@@ -147,7 +147,10 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
   const Duration waited = now - queue_.front_arrival();
   ctr_.entrance_wait_ns += waited.count();
-  if (waited > kLongEntranceWait) ++ctr_.entrance_long_waits;
+  if (waited > kLongEntranceWait) {
+    ++ctr_.entrance_long_waits;
+    long_wait_since_ack_ = true;
+  }
   queue_.pop();
   ++ctr_.sources_sent;
   return n;

@@ -214,6 +214,7 @@ class Sender {
   TimePoint rto_base_{}, last_add_{}, last_sent_{};
   unsigned pto_count_ = 0;     // consecutive probe timeouts (backoff exponent)
   unsigned probes_due_ = 0;    // probes to send now
+  bool long_wait_since_ack_ = false;  // a source waited longer than kLongEntranceWait since the last ACK
   bool pace_blocked_ = false;  // the last poll() had something to send but the pacer said wait
   std::optional<TimePoint> loss_time_;
   SenderCounters ctr_;

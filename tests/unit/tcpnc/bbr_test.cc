@@ -2,7 +2,8 @@
 // filter, delivery-rate sampling, the pacer, CoDel, and the BbrController state machine (start-up
 // ends on a rate plateau, drains, cruises at the path's rate; link loss corrects the rate; a coding
 // window that needs a retransmission does not cut the rate; excess loss in two rounds in a row ends
-// start-up, in one round it does not).
+// start-up, in one round it does not; a rate found application-limited is probed again by start-up
+// once it limits the sender).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -123,6 +124,7 @@ struct ScriptedPath {
   Duration queue_delay{};      // added to every RTT sample from `queue_from` on
   Duration queue_from{};
   bool app_limited = false;    // the sender has less to send than it may (marked before each send)
+  bool entrance_held = false;  // every ACK event reports packets held at the sender's entrance
   double burst_loss = 0;       // a further share lost of what is sent in [burst_from, burst_until)
   Duration burst_from{}, burst_until{};
   DeliveryRateSampler sampler;
@@ -151,6 +153,7 @@ struct ScriptedPath {
       e.srtt = *e.rtt;
       e.in_flight = static_cast<std::uint32_t>(0.9 * rate * std::chrono::duration<double>(rtt).count());
       e.delivered = sampler.delivered();
+      e.entrance_held = entrance_held;
       cc.on_ack(e);
       for (send_carry += rate / 1000.0; send_carry >= 1; send_carry -= 1) {
         const Duration t = now.time_since_epoch();
@@ -203,6 +206,40 @@ TEST(BbrController, StartupOfAnApplicationLimitedTunnelEndsOnAStandingQueue) {
   p.run(cc, 500ms);
   EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
   EXPECT_LE(cc.pacing_rate(), 1.25 * 1030);
+}
+
+TEST(BbrController, StartupRunsAgainWhenARateFoundApplicationLimitedLimitsTheSender) {
+  // The tunnel first carries a sparse flow (an ACK stream: 200 per second, every sample
+  // application-limited) while a queue in the other direction stands in its RTT: start-up ends on
+  // that queue with the rate at 200. Then the end hosts offer more than that (a download starts):
+  // packets wait at the sender's entrance, and start-up must run again rather than probe up from
+  // 200 by a quarter every eight round trips.
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 6});
+  ScriptedPath p;
+  p.rate = 200;
+  p.app_limited = true;
+  p.queue_delay = 30ms;
+  p.queue_from = 500ms;
+  p.run(cc, 1500ms);
+  ASSERT_NE(cc.mode(), BbrController::Mode::kStartup);
+  EXPECT_NEAR(cc.bw(), 200, 20);
+  p.run(cc, 1s);  // still application-limited: no restart
+  EXPECT_EQ(cc.startup_restarts(), 0u);
+  p.app_limited = false;
+  p.entrance_held = true;
+  bool restarted = false;
+  for (int ms = 0; ms < 300 && !restarted; ms += 10) {  // a round trip is 80 ms now
+    p.run(cc, 10ms);
+    restarted = cc.mode() == BbrController::Mode::kStartup;
+  }
+  ASSERT_TRUE(restarted);
+  EXPECT_EQ(cc.startup_restarts(), 1u);
+  EXPECT_GT(cc.pacing_rate(), 2 * cc.bw());
+  // The rate stays at 200 (here that is the path's): start-up ends on the plateau, the rate now
+  // measured, and being held by it does not start start-up again.
+  p.run(cc, 3s);
+  EXPECT_EQ(cc.mode(), BbrController::Mode::kProbeBw);
+  EXPECT_EQ(cc.startup_restarts(), 1u);
 }
 
 TEST(BbrController, OneRoundOfExcessLossDoesNotEndStartupTwoInARowDo) {
