@@ -58,7 +58,8 @@ double seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
 }  // namespace
 
 BbrController::BbrController(const ControllerSettings& s)
-    : cwnd_cap_(std::max(s.cwnd_cap, kMinCwnd)), initial_cwnd_(std::min(s.initial_cwnd, cwnd_cap_)), rng_(s.seed),
+    : cwnd_cap_(std::max(s.cwnd_cap, kMinCwnd)), initial_cwnd_(std::min(s.initial_cwnd, cwnd_cap_)),
+      startup_cwnd_growth_(std::max(s.startup_cwnd_growth, 1.0)), rng_(s.seed),
       max_bw_(kBwWindowRounds) {
   reset();
 }
@@ -299,7 +300,7 @@ void BbrController::set_outputs(const AckEvent& e) {
   } else if (filled_pipe_) {
     cwnd_ = std::min(cwnd_ + e.acked, target);
   } else if (cwnd_ < target || e.delivered < initial_cwnd_) {
-    cwnd_ += e.acked;
+    cwnd_ += startup_cwnd_growth_ * e.acked;
   }
   if (mode_ == Mode::kProbeRtt) cwnd_ = std::min(cwnd_, std::max(kMinCwnd, 0.5 * bdp()));
   cwnd_ = std::clamp(cwnd_, kMinCwnd, cwnd_cap_);

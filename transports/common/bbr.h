@@ -89,6 +89,12 @@ class BbrController : public CongestionController {
   void set_outputs(const AckEvent& e);
 
   double cwnd_cap_, initial_cwnd_;
+  // Startup's window growth per acknowledged transmission (ControllerSettings). A tunnel's input is
+  // ACK-clocked over the same round trip: a host in slow start sends twice what its last round
+  // delivered, with the repairs of the coding windows it fills and the tunnel's ACK delay on top,
+  // so a window that only doubles per round falls a few transmissions short in every round and
+  // what it holds back waits a round trip.
+  double startup_cwnd_growth_;
   transport::Rng rng_;
   Mode mode_ = Mode::kStartup;
   transport::WindowedFilter<double> max_bw_;

@@ -92,6 +92,10 @@ struct ControllerSettings {
   double initial_cwnd = 10;      // packets (RFC 6928)
   double cwnd_cap = 8192;        // packets: the configured upper limit, or the memory bound
   std::uint64_t seed = 1;        // randomises the bandwidth-probing phase (model-based controller)
+  // Model-based controller, Startup: window growth per acknowledged transmission. 1 (BBR's: the
+  // window doubles per round) for a sender whose own data fills it; TCP/NC's tunnel, whose input is
+  // ACK-clocked end hosts in slow start plus repairs, uses 2 (BbrController explains why).
+  double startup_cwnd_growth = 1;
 };
 
 }  // namespace ncgw::transport

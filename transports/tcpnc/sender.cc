@@ -48,7 +48,8 @@ Sender::Sender(const TcpncCoreSettings& s, std::size_t max_symbol, std::uint64_t
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
            std::chrono::seconds(1)),
       cc_(make_controller({s.congestion_control, static_cast<double>(s.initial_cwnd_packets),
-                           static_cast<double>(effective_cwnd_cap(s)), seed ^ 0x6262725F63636Bull})),
+                           static_cast<double>(effective_cwnd_cap(s)), seed ^ 0x6262725F63636Bull,
+                           s.startup_cwnd_growth})),
       txs_(kTxRecords), sending_buffer_(effective_sending_buffer(s)) {}
 
 void Sender::start(const Hello& peer, TimePoint now) {

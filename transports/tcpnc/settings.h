@@ -41,7 +41,9 @@ struct TcpncCoreSettings {
 
   // Not in config::TcpncSettings (transport-internal; the gateway may leave the defaults):
   std::uint32_t max_datagram_bytes = 1472;   // largest UDP payload (IPv4, MTU 1500); max_payload follows
-  std::uint32_t initial_cwnd_packets = 10;   // RFC 6928
+  std::uint32_t initial_cwnd_packets = 32;   // a tunnel carries several flows' RFC 6928 windows, plus repairs
+  double startup_cwnd_growth = 2;            // bbr Startup: window growth per acknowledged transmission
+                                             // (end hosts in slow start double per round, plus repairs)
   std::uint32_t flush_us = 1000;             // a partly filled CW is closed after this much idle input
   std::uint32_t adapt_interval_ms = 100;     // how often (n, k) is re-chosen from the estimate
   std::uint32_t hello_interval_ms = 250;     // HELLO repetition while connecting

@@ -5,6 +5,7 @@
 // within about a millisecond, as a fast bottleneck without a tunnel would.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "tests/sim/tcpnc/harness.h"
@@ -55,6 +56,53 @@ TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
   EXPECT_EQ(long_waits, 0);
   EXPECT_LT(mean_wait_ms, 1.0);
   EXPECT_EQ(sink.errors(), 0u) << sink.first_error();
+}
+
+// A flow that starts on a fresh tunnel: its window doubles every round trip from the hosts' initial
+// window of 10, and the tunnel's own window starts at its initial window. Each round the tunnel
+// carries the flow's packets plus the repairs of the coding windows they fill, and its window grows
+// only as its own transmissions are acknowledged; a window that starts at the host's 10 and doubles
+// per round falls short in every round, and what it holds back waits a round trip. (Here the source's window counts
+// against the far sink's deliveries, one way, so the tunnel must carry about twice what a real
+// host's window would put in flight: a harder case than a real host.)
+TEST(TcpncStartup, AFreshTunnelDoesNotHoldTheFirstRoundsOfAFlow) {
+  // BBR's usual start (a window of 10 that doubles per round), then the defaults (32, growth 2).
+  const TcpncCoreSettings defaults;
+  const std::uint32_t initial[2] = {10, defaults.initial_cwnd_packets};
+  const double growth[2] = {1, defaults.startup_cwnd_growth};
+  double long_waits[2] = {0, 0}, sources[2] = {0, 0}, mean_wait_ms[2] = {0, 0};
+  for (int i : {0, 1}) {
+    Simulation sim(9402);
+    TcpncCoreSettings s;
+    s.initial_cwnd_packets = initial[i];
+    s.startup_cwnd_growth = growth[i];
+    for (Side side : {Side::a, Side::b}) {
+      sim.set_core(side, std::make_unique<TcpncCore>(s, sim.seed_for(side == Side::a ? 11 : 12)));
+      sim::Link& l = sim.link_from(side);
+      l.add<sim::Bottleneck>(kRate, 28, kBottleneckQueue);
+      l.add<sim::Delay>(kOneWay);
+    }
+    sim::Sink& sink = sim.ep(Side::b).sink;
+    auto source = std::make_unique<sim::WindowSource>(kPacket, 1, 10, [&sink] { return sink.expected(); });
+    sim::WindowSource& host = *source;
+    sim.set_source(Side::a, std::move(source));
+    for (std::uint64_t w = 20; w <= 320; w *= 2) {
+      sim.run_for(2 * kOneWay);
+      host.set_window(w);
+    }
+    sim.run_for(200ms);
+    const auto& a = *sim.ep(Side::a).core;
+    sources[i] = stat(a, "sources_sent");
+    long_waits[i] = stat(a, "entrance_long_waits");
+    mean_wait_ms[i] = stat(a, "entrance_wait_ms_total") / sources[i];
+    std::printf("[tcpnc-startup] fresh tunnel, initial window %u, Startup growth %g, host window 10 -> 320 doubling "
+                "per round trip: %.0f sources, %.0f waited over 4 ms at the entrance, mean wait %.3f ms\n",
+                initial[i], growth[i], sources[i], long_waits[i], mean_wait_ms[i]);
+    EXPECT_EQ(sink.errors(), 0u) << sink.first_error();
+  }
+  EXPECT_LE(long_waits[1], 0.005 * sources[1]);
+  EXPECT_LT(mean_wait_ms[1], 0.5);
+  EXPECT_GT(long_waits[0], 10 * std::max(long_waits[1], 1.0)) << "the initial window should matter here";
 }
 
 }  // namespace
