@@ -78,7 +78,7 @@ PIDS_STARTED+=("$PEERPID")
 WAIT_SECONDS=5 wait_for grep -q '^port=' "$WORK/peer3.out" || fail "libudt listener did not bind"
 PPORT=$(sed -n 's/^port=//p' "$WORK/peer3.out")
 nsx a "$TOOL" udt-send --role caller --peer 192.168.78.2:$PPORT --file "$WORK/got2.bin" --timeout 90 \
-  || fail "ncgw-udt send to libudt failed"
+  || fail "ncgw-udt send to libudt failed; libudt listener said: $(cat "$WORK/peer3.out")"
 wait "$PEERPID" || fail "libudt listener failed: $(cat "$WORK/peer3.out")"
 BACK=$(grep -E '^(done|error)' "$WORK/peer3.out")
 echo "   libudt got:   $BACK"

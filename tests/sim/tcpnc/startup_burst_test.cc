@@ -3,6 +3,7 @@
 // would wait at the tunnel's entrance for several milliseconds a round, which CUBIC's HyStart reads
 // as the end of slow start (it exits at 4 ms or more of added delay). The tunnel must pass them on
 // within about a millisecond, as a fast bottleneck without a tunnel would.
+// A fresh tunnel's window must not hold such a host back either.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -62,9 +63,9 @@ TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
 // window of 10, and the tunnel's own window starts at its initial window. Each round the tunnel
 // carries the flow's packets plus the repairs of the coding windows they fill, and its window grows
 // only as its own transmissions are acknowledged; a window that starts at the host's 10 and doubles
-// per round falls short in every round, and what it holds back waits a round trip. (Here the source's window counts
-// against the far sink's deliveries, one way, so the tunnel must carry about twice what a real
-// host's window would put in flight: a harder case than a real host.)
+// per round falls short in every round, and what it holds back waits a round trip. (Here the
+// source's window counts against the far sink's deliveries, one way, so the tunnel must carry about
+// twice what a real host's window would put in flight: a harder case than a real host.)
 TEST(TcpncStartup, AFreshTunnelDoesNotHoldTheFirstRoundsOfAFlow) {
   // BBR's usual start (a window of 10 that doubles per round), then the defaults (32, growth 2).
   const TcpncCoreSettings defaults;
