@@ -19,9 +19,9 @@ constexpr auto kOneWay = 25ms;
 constexpr std::size_t kPacket = 1400;
 constexpr std::size_t kBottleneckQueue = 450;  // about one BDP of datagrams
 
-TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
-  Simulation sim(9401);
-  const TcpncCoreSettings s;  // the defaults: what a user gets
+// Two tunnel cores with settings `s` over a 100 Mbit/s, 25 ms bottleneck each way, and an end host
+// behind side a whose window (10 packets to begin with) counts against side b's deliveries.
+sim::WindowSource& host_behind_tunnel(Simulation& sim, const TcpncCoreSettings& s) {
   for (Side side : {Side::a, Side::b}) {
     sim.set_core(side, std::make_unique<TcpncCore>(s, sim.seed_for(side == Side::a ? 11 : 12)));
     sim::Link& l = sim.link_from(side);
@@ -32,6 +32,13 @@ TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
   auto source = std::make_unique<sim::WindowSource>(kPacket, 1, 10, [&sink] { return sink.expected(); });
   sim::WindowSource& host = *source;
   sim.set_source(Side::a, std::move(source));
+  return host;
+}
+
+TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
+  Simulation sim(9401);
+  sim::WindowSource& host = host_behind_tunnel(sim, TcpncCoreSettings{});  // the defaults: what a user gets
+  sim::Sink& sink = sim.ep(Side::b).sink;
   // A light flow first: the tunnel's rate estimate is what a 10-packet window carries.
   sim.run_for(1s);
   const auto& a = *sim.ep(Side::a).core;
@@ -77,16 +84,8 @@ TEST(TcpncStartup, AFreshTunnelDoesNotHoldTheFirstRoundsOfAFlow) {
     TcpncCoreSettings s;
     s.initial_cwnd_packets = initial[i];
     s.startup_cwnd_growth = growth[i];
-    for (Side side : {Side::a, Side::b}) {
-      sim.set_core(side, std::make_unique<TcpncCore>(s, sim.seed_for(side == Side::a ? 11 : 12)));
-      sim::Link& l = sim.link_from(side);
-      l.add<sim::Bottleneck>(kRate, 28, kBottleneckQueue);
-      l.add<sim::Delay>(kOneWay);
-    }
+    sim::WindowSource& host = host_behind_tunnel(sim, s);
     sim::Sink& sink = sim.ep(Side::b).sink;
-    auto source = std::make_unique<sim::WindowSource>(kPacket, 1, 10, [&sink] { return sink.expected(); });
-    sim::WindowSource& host = *source;
-    sim.set_source(Side::a, std::move(source));
     for (std::uint64_t w = 20; w <= 320; w *= 2) {
       sim.run_for(2 * kOneWay);
       host.set_window(w);
