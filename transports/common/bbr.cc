@@ -109,8 +109,10 @@ void BbrController::on_ack(const AckEvent& e) {
   }
   update_round(e);
   update_bw(e);
-  if (round_start_) check_restart();
-  if (round_start_) check_full_pipe(e);
+  if (round_start_) {
+    check_restart();
+    check_full_pipe(e);
+  }
   update_min_rtt(e);
   advance_state(e);
   set_outputs(e);
