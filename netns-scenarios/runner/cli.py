@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from . import gateways, metrics, netns, openvpn, report, scenario, timeseries, tools
+from . import gateways, metrics, netns, openvpn, report, scenario, tcp_sampler, timeseries, tools
 from .topology import Topology
 from .traffic import Traffic
 
@@ -91,16 +91,25 @@ def run_one(run, idx, total, sc, transport, tl, out_dir, sock_dir):
             gws = gateways.start(ns, tl["ncgw"], cfgs, run_dir)
         traffic = Traffic(ns, topo, body["flows"], run_dir, body.get("duration") or 10, label,
                           body.get("events"))
-        sampler = None
+        sampler = tcp = None
         if gws and body.get("status_samples"):
             sampler = gateways.StatusSampler(tl["ncgw"], gws, run_dir, body["status_samples"]).start()
+        if body.get("tcp_samples"):
+            tcp = tcp_sampler.TcpSampler(ns, topo, traffic.flows, run_dir, body["tcp_samples"]).start()
         try:
             traffic.run()
         finally:
             if sampler:
                 sampler.stop()
+            if tcp:
+                tcp.stop()
         result["events"] = traffic.applied
         result["flows"] = traffic.results()
+        if tcp:
+            limits = tcp.limits()
+            for f in result["flows"]:
+                if f["name"] in limits:
+                    f["sender_limits"] = limits[f["name"]]
         result["linkem"] = topo.linkem_stats()
         result["gateways"] = {g: gateways.status(tl["ncgw"], s["socket"]) for g, s in gws.items()}
         if ovpn:

@@ -17,20 +17,22 @@ import threading
 import time
 
 # Offsets in struct tcp_info (linux/tcp.h): u32 tcpi_unacked 24, tcpi_rtt 68 (us), tcpi_snd_cwnd 80,
-# tcpi_total_retrans 100; u64 tcpi_pacing_rate 104 and tcpi_delivery_rate 160 (bytes/s).
-_TCPI_SIZE = 168
+# tcpi_total_retrans 100; u64 tcpi_pacing_rate 104 and tcpi_delivery_rate 160 (bytes/s); u64
+# tcpi_busy_time 168, tcpi_rwnd_limited 176, tcpi_sndbuf_limited 184 (us, cumulative).
+_TCPI_SIZE = 192
 
 
 def sender_state(sock):
-    """(smoothed RTT ms, [cwnd, unacked, pacing Mbit/s, delivery Mbit/s, total retransmissions])
-    of a socket (TCP_INFO)."""
+    """(smoothed RTT ms, [cwnd, unacked, pacing Mbit/s, delivery Mbit/s, total retransmissions,
+    smoothed RTT ms, busy ms, receive-window limited ms, send-buffer limited ms]) of a socket
+    (TCP_INFO)."""
     info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCPI_SIZE)
     if len(info) < _TCPI_SIZE:
         return struct.unpack_from("I", info, 68)[0] / 1000.0, None
     u32 = lambda off: struct.unpack_from("I", info, off)[0]  # noqa: E731
     u64 = lambda off: struct.unpack_from("Q", info, off)[0]  # noqa: E731
     return u32(68) / 1000.0, [u32(80), u32(24), round(u64(104) * 8e-6, 3), round(u64(160) * 8e-6, 3), u32(100),
-                              round(u32(68) / 1000.0, 3)]
+                              round(u32(68) / 1000.0, 3), u64(168) // 1000, u64(176) // 1000, u64(184) // 1000]
 
 
 def sample_sender(sock, stats, done, period=0.1):
@@ -55,7 +57,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     cc = None
     stats = {"rtt_samples_ms": [], "responses": 0, "cc": None,
              "sender_samples": [], "sender_fields": ["t_s", "cwnd", "unacked", "pacing_mbps",
-                                                     "delivery_mbps", "total_retrans", "srtt_ms"]}
+                                                     "delivery_mbps", "total_retrans", "srtt_ms",
+                                                     "busy_ms", "rwnd_limited_ms", "sndbuf_limited_ms"]}
 
     def setup(self):
         super().setup()

@@ -37,7 +37,7 @@ def _require(cond, msg):
 # (e.g. `tcpnc:` at the top instead of under `gateway:`).
 TOP_KEYS = ("name", "nodes", "links", "flows", "variants", "transport", "repetitions", "seed",
             "parameters", "cases", "sweep", "duration", "tunnels", "gateway", "openvpn", "tcp",
-            "events", "timeseries", "status_samples")
+            "events", "timeseries", "status_samples", "tcp_samples")
 
 
 def validate(sc):
@@ -180,7 +180,7 @@ def expand(sc, overrides):
         params = resolve_params(params)
         body = {k: substitute(copy.deepcopy(sc.get(k)), params)
                 for k in ("nodes", "links", "flows", "tcp", "tunnels", "gateway", "duration", "events",
-                          "openvpn", "timeseries", "status_samples")}
+                          "openvpn", "timeseries", "status_samples", "tcp_samples")}
         runs.append({"case": case, "variant": variant, "kind": kind, "sweep_value": value, "rep": rep,
                      "seed": base_seed + rep, "params": params, "body": body})
     return runs

@@ -1,14 +1,14 @@
 #!/usr/bin/python3
 """Unit checks of the runner's pure parts: routing plan (static and tunnel routes of a cascade),
 scenario expansion, Jain's index and Power, http flow parsing, iperf3 receiver series and the
-per-second FUDP metrics. No namespaces; label unit."""
+per-second FUDP metrics, the senders' `ss` samples. No namespaces; label unit."""
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
                                 "netns-scenarios"))
-from runner import metrics, openvpn, plan, scenario, timeseries, traffic  # noqa: E402
+from runner import metrics, openvpn, plan, scenario, tcp_sampler, timeseries, traffic  # noqa: E402
 import json  # noqa: E402
 import tempfile  # noqa: E402
 
@@ -273,6 +273,46 @@ class TimeSeries(unittest.TestCase):
         self.assertAlmostEqual(w["utilisation"], 8 / 12)
         self.assertAlmostEqual(w["tcp_share_ratio"]["t1"], 1.0)   # 4 of 12 / 3
         self.assertAlmostEqual(w["min_tcp_share_ratio"], 0.0)     # t2 starved
+
+
+# Two `ss -tinHO` lines as iproute2 6.1 prints them: iperf3's control connection and its data
+# connection (more bytes acknowledged).
+_SS_CONTROL = ("0 0 10.1.0.2:40000 10.2.0.2:5201 cubic wscale:7,7 rto:264 rtt:63.5/1.2 mss:1300 "
+               "cwnd:10 bytes_acked:160 busy:20ms")
+_SS_DATA = ("0 2600000 10.1.0.2:40002 10.2.0.2:5201 cubic wscale:7,7 rto:268 rtt:70.1/1.1 ato:40 "
+            "mss:1300 pmtu:1500 cwnd:1154 ssthresh:900 bytes_sent:99000000 bytes_acked:98000000 "
+            "send 171Mbps pacing_rate 205Mbps delivery_rate 126Mbps busy:9000ms rwnd_limited:90ms(1.0%) "
+            "sndbuf_limited:4500ms(50.0%) unacked:900 retrans:0/460 notsent:2600000 minrtt:60.2 "
+            "snd_wnd:8224768")
+
+
+class SenderSamples(unittest.TestCase):
+    def test_fields_of_one_line(self):
+        p = tcp_sampler.parse_ss_line(_SS_DATA)
+        self.assertEqual(p["cwnd"], 1154)
+        self.assertEqual(p["unacked"], 900)
+        self.assertAlmostEqual(p["rtt_ms"], 70.1)
+        self.assertEqual(p["busy_ms"], 9000)
+        self.assertEqual(p["rwnd_limited_ms"], 90)
+        self.assertEqual(p["sndbuf_limited_ms"], 4500)
+        self.assertEqual(p["retrans_total"], 460)
+        self.assertEqual(p["notsent"], 2600000)
+        self.assertEqual(p["snd_wnd"], 8224768)
+
+    def test_data_connection_is_the_one_with_most_acknowledged(self):
+        self.assertEqual(tcp_sampler.data_connection([_SS_CONTROL, _SS_DATA, ""])["cwnd"], 1154)
+        self.assertIsNone(tcp_sampler.data_connection(["", "garbage"]))
+
+    def test_limits_from_cumulative_counters_and_full_windows(self):
+        samples = [{"cwnd": 100, "unacked": 100, "busy_ms": 1000},
+                   {"cwnd": 200, "unacked": 150, "busy_ms": 2000, "rwnd_limited_ms": 100,
+                    "sndbuf_limited_ms": 500}]
+        lim = tcp_sampler.sender_limits(samples)
+        self.assertEqual(lim["busy_ms"], 2000)
+        self.assertAlmostEqual(lim["rwnd_limited_share"], 0.05)
+        self.assertAlmostEqual(lim["sndbuf_limited_share"], 0.25)
+        self.assertAlmostEqual(lim["cwnd_full_share"], 0.5)
+        self.assertIsNone(tcp_sampler.sender_limits([]))
 
 
 if __name__ == "__main__":

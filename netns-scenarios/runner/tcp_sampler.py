@@ -1,0 +1,101 @@
+"""The sending hosts' own view of their iperf3 TCP flows over time (scenario key `tcp_samples:
+SECONDS`): every interval, `ss` in the sender's namespace reads the data connection's TCP_INFO
+(cwnd, unacked, smoothed RTT, bytes not yet sent, and the kernel's time accounting: busy,
+receive-window limited, send-buffer limited). One JSON line per sample in `<flow>.ss.jsonl`; the
+flow's result gets `sender_limits`, which says what held the sender back: its congestion window,
+the receiver's window, or its own send buffer."""
+import json
+import os
+import re
+import threading
+import time
+
+# Fields of one `ss -tinHO` line: name -> (regex, converter).
+_FIELDS = {
+    "cwnd": (r"\bcwnd:(\d+)", int),
+    "unacked": (r"\bunacked:(\d+)", int),
+    "rtt_ms": (r"\brtt:([\d.]+)/", float),
+    "bytes_acked": (r"\bbytes_acked:(\d+)", int),
+    "notsent": (r"\bnotsent:(\d+)", int),
+    "busy_ms": (r"\bbusy:(\d+)ms", int),
+    "rwnd_limited_ms": (r"\brwnd_limited:(\d+)ms", int),
+    "sndbuf_limited_ms": (r"\bsndbuf_limited:(\d+)ms", int),
+    "retrans_total": (r"\bretrans:\d+/(\d+)", int),
+    "snd_wnd": (r"\bsnd_wnd:(\d+)", int),
+}
+
+
+def parse_ss_line(line):
+    """The fields of one `ss -i` socket line that are present (a dict; missing ones left out)."""
+    out = {}
+    for name, (pattern, conv) in _FIELDS.items():
+        m = re.search(pattern, line)
+        if m:
+            out[name] = conv(m.group(1))
+    return out
+
+
+def data_connection(lines):
+    """Fields of the line with the most bytes acknowledged (iperf3's data connection, not its
+    control connection), or None."""
+    parsed = [parse_ss_line(l) for l in lines if l.strip()]
+    parsed = [p for p in parsed if "cwnd" in p]
+    return max(parsed, key=lambda p: p.get("bytes_acked", 0)) if parsed else None
+
+
+def sender_limits(samples):
+    """What limited the sender over its samples: the kernel's busy time and the shares of it
+    limited by the receiver's window and by the send buffer (from the last sample: the counters
+    are cumulative), and the share of samples with the congestion window full (unacked >= cwnd)."""
+    if not samples:
+        return None
+    last = samples[-1]
+    busy = last.get("busy_ms") or 0
+    full = sum(1 for s in samples if s.get("unacked", 0) >= s.get("cwnd", 1) > 0)
+    share = (lambda k: round(last.get(k, 0) / busy, 4) if busy else None)
+    return {"samples": len(samples), "busy_ms": busy,
+            "rwnd_limited_share": share("rwnd_limited_ms"), "sndbuf_limited_share": share("sndbuf_limited_ms"),
+            "cwnd_full_share": round(full / len(samples), 4)}
+
+
+class TcpSampler:
+    """Samples the sender side of every iperf3 TCP flow every `interval` seconds while a run's
+    traffic flows."""
+
+    def __init__(self, ns, topo, flows, run_dir, interval):
+        self.ns, self.run_dir, self.interval = ns, run_dir, float(interval)
+        self.flows = [(f["name"], f["from"], int(f["port"]), topo.address(f["to"]))
+                      for f in flows if f.get("type", "tcp") == "tcp"]
+        self.samples = {name: [] for name, *_ in self.flows}
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+
+    def start(self):
+        """Starts sampling in a thread of its own."""
+        self.t0 = time.monotonic()
+        self.thread.start()
+        return self
+
+    def stop(self):
+        """Stops sampling and writes `<flow>.ss.jsonl`."""
+        self.done.set()
+        self.thread.join()
+        for name, samples in self.samples.items():
+            with open(os.path.join(self.run_dir, f"{name}.ss.jsonl"), "w") as f:
+                for s in samples:
+                    f.write(json.dumps(s) + "\n")
+
+    def limits(self):
+        """{flow: sender_limits(...)} for every sampled flow."""
+        return {name: sender_limits(s) for name, s in self.samples.items()}
+
+    def _loop(self):
+        while not self.done.is_set():
+            t = round(time.monotonic() - self.t0, 3)
+            for name, node, port, addr in self.flows:
+                r = self.ns.exec(node, ["ss", "-tinHO", "state", "established", "dst", addr,
+                                        "dport", "=", f":{port}"], capture=True, check=False)
+                conn = data_connection((r or "").splitlines())
+                if conn:
+                    self.samples[name].append({"t_s": t, **conn})
+            self.done.wait(self.interval)
