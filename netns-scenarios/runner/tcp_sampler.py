@@ -1,7 +1,7 @@
 """The sending hosts' own view of their iperf3 TCP flows over time (scenario key `tcp_samples:
 SECONDS`): every interval, `ss` in the sender's namespace reads the data connection's TCP_INFO
-(cwnd, unacked, smoothed RTT, bytes not yet sent, and the kernel's time accounting: busy,
-receive-window limited, send-buffer limited). One JSON line per sample in `<flow>.ss.jsonl`; the
+(cwnd, unacked, smoothed RTT, bytes not yet sent, a BBR sender's bandwidth and min RTT estimates,
+and the kernel's time accounting: busy, receive-window limited, send-buffer limited). One JSON line per sample in `<flow>.ss.jsonl`; the
 flow's result gets `sender_limits`, which says what held the sender back: its congestion window,
 the receiver's window, or its own send buffer."""
 import json
@@ -22,6 +22,8 @@ _FIELDS = {
     "sndbuf_limited_ms": (r"\bsndbuf_limited:(\d+)ms", int),
     "retrans_total": (r"\bretrans:\d+/(\d+)", int),
     "snd_wnd": (r"\bsnd_wnd:(\d+)", int),
+    "bbr_bw_mbps": (r"\bbbr:\(bw:([\d.]+)bps", lambda v: round(float(v) / 1e6, 3)),  # BBR senders only
+    "bbr_min_rtt_ms": (r"\bbbr:\(bw:[^,]*,mrtt:([\d.]+)", float),
 }
 
 

@@ -298,6 +298,13 @@ class SenderSamples(unittest.TestCase):
         self.assertEqual(p["retrans_total"], 460)
         self.assertEqual(p["notsent"], 2600000)
         self.assertEqual(p["snd_wnd"], 8224768)
+        self.assertNotIn("bbr_bw_mbps", p)
+
+    def test_bbr_estimates(self):
+        p = tcp_sampler.parse_ss_line("0 0 a:1 b:2 bbr wscale:7,7 cwnd:80 bytes_acked:9 "
+                                      "bbr:(bw:9123456bps,mrtt:60.412,pacing_gain:1,cwnd_gain:2) unacked:80")
+        self.assertAlmostEqual(p["bbr_bw_mbps"], 9.123)
+        self.assertAlmostEqual(p["bbr_min_rtt_ms"], 60.412)
 
     def test_data_connection_is_the_one_with_most_acknowledged(self):
         self.assertEqual(tcp_sampler.data_connection([_SS_CONTROL, _SS_DATA, ""])["cwnd"], 1154)
