@@ -109,6 +109,20 @@ int send_all(UDTSOCKET u, bool dgram) {
   return 0;
 }
 
+// Keeps the connection open after the last expected byte until the sender closes, for at most a
+// second: libudt re-sends its final ACK (every RTT) until the sender's ACK2 confirms it, while a
+// receiver that closes at once leaves a sender whose last ACK was lost (and whose SHUTDOWN from us
+// was lost too) retransmitting into a closed socket until its EXP timer breaks the connection,
+// tens of seconds later, although every byte arrived. An application reads to the end of the
+// stream the same way.
+void await_sender_close(UDTSOCKET u, bool dgram) {
+  int ms = 1000;
+  UDT::setsockopt(u, 0, UDT_RCVTIMEO, &ms, sizeof ms);
+  char extra[1500];
+  const int r = dgram ? UDT::recvmsg(u, extra, sizeof extra) : UDT::recv(u, extra, sizeof extra, 0);
+  if (r > 0) std::fprintf(stderr, "udt_peer: %d more bytes after the last expected one\n", r);
+}
+
 int recv_all(UDTSOCKET u, bool dgram) {
   const bool nocheck = arg("nocheck") == "1";
   unsigned long long got = 0;
@@ -132,6 +146,8 @@ int recv_all(UDTSOCKET u, bool dgram) {
   }
   std::printf("done bytes=%llu messages=%llu checksum=%s\n", static_cast<unsigned long long>(sum.bytes()),
               static_cast<unsigned long long>(sum.messages()), sum.hex().c_str());
+  std::fflush(stdout);
+  await_sender_close(u, dgram);
   return 0;
 }
 
