@@ -3,12 +3,11 @@ in the gateways' namespaces and reading `ncgw status --json`."""
 import json
 import os
 import subprocess
-import threading
 import time
 
 import yaml
 
-from . import plan
+from . import periodic, plan
 
 
 def configs(topo, transport, settings, sock_dir):
@@ -112,37 +111,22 @@ def status(ncgw, sock):
         return {"raw": r.stdout}
 
 
-class StatusSampler:
+class StatusSampler(periodic.PeriodicSampler):
     """Writes each gateway's `ncgw status --json` every `interval` seconds to
     `<run_dir>/<gateway>.status.jsonl` while a run's traffic flows (one JSON object per line, with
     `t_s`, seconds since start()): the tunnel's own state over time, beside the end hosts'."""
 
     def __init__(self, ncgw, started, run_dir, interval):
-        self.ncgw, self.started, self.run_dir, self.interval = ncgw, started, run_dir, float(interval)
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._loop, daemon=True)
+        super().__init__(interval)
+        self.ncgw, self.started = ncgw, started
+        self.files = {g: open(os.path.join(run_dir, f"{g}.status.jsonl"), "w") for g in started}
 
-    def start(self):
-        """Starts sampling in a thread of its own."""
-        self.t0 = time.monotonic()
-        self.thread.start()
-        return self
+    def sample(self, t):
+        for g, s in self.started.items():
+            st = status(self.ncgw, s["socket"])
+            if st is not None:
+                self.files[g].write(json.dumps({"t_s": t, "status": st}) + "\n")
 
-    def stop(self):
-        """Stops sampling; the files keep what was written."""
-        self.done.set()
-        self.thread.join()
-
-    def _loop(self):
-        files = {g: open(os.path.join(self.run_dir, f"{g}.status.jsonl"), "w") for g in self.started}
-        try:
-            while not self.done.is_set():
-                t = round(time.monotonic() - self.t0, 3)
-                for g, s in self.started.items():
-                    st = status(self.ncgw, s["socket"])
-                    if st is not None:
-                        files[g].write(json.dumps({"t_s": t, "status": st}) + "\n")
-                self.done.wait(self.interval)
-        finally:
-            for f in files.values():
-                f.close()
+    def finish(self):
+        for f in self.files.values():
+            f.close()

@@ -7,8 +7,8 @@ the receiver's window, or its own send buffer."""
 import json
 import os
 import re
-import threading
-import time
+
+from . import periodic
 
 # Fields of one `ss -tinHO` line: name -> (regex, converter).
 _FIELDS = {
@@ -60,44 +60,31 @@ def sender_limits(samples):
             "cwnd_full_share": round(full / len(samples), 4)}
 
 
-class TcpSampler:
+class TcpSampler(periodic.PeriodicSampler):
     """Samples the sender side of every iperf3 TCP flow every `interval` seconds while a run's
-    traffic flows."""
+    traffic flows; writes `<flow>.ss.jsonl` when stopped."""
 
     def __init__(self, ns, topo, flows, run_dir, interval):
-        self.ns, self.run_dir, self.interval = ns, run_dir, float(interval)
+        super().__init__(interval)
+        self.ns, self.run_dir = ns, run_dir
         self.flows = [(f["name"], f["from"], int(f["port"]), topo.address(f["to"]))
                       for f in flows if f.get("type", "tcp") == "tcp"]
         self.samples = {name: [] for name, *_ in self.flows}
-        self.done = threading.Event()
-        self.thread = threading.Thread(target=self._loop, daemon=True)
-
-    def start(self):
-        """Starts sampling in a thread of its own."""
-        self.t0 = time.monotonic()
-        self.thread.start()
-        return self
-
-    def stop(self):
-        """Stops sampling and writes `<flow>.ss.jsonl`."""
-        self.done.set()
-        self.thread.join()
-        for name, samples in self.samples.items():
-            with open(os.path.join(self.run_dir, f"{name}.ss.jsonl"), "w") as f:
-                for s in samples:
-                    f.write(json.dumps(s) + "\n")
 
     def limits(self):
         """{flow: sender_limits(...)} for every sampled flow."""
         return {name: sender_limits(s) for name, s in self.samples.items()}
 
-    def _loop(self):
-        while not self.done.is_set():
-            t = round(time.monotonic() - self.t0, 3)
-            for name, node, port, addr in self.flows:
-                r = self.ns.exec(node, ["ss", "-tinHO", "state", "established", "dst", addr,
-                                        "dport", "=", f":{port}"], capture=True, check=False)
-                conn = data_connection((r or "").splitlines())
-                if conn:
-                    self.samples[name].append({"t_s": t, **conn})
-            self.done.wait(self.interval)
+    def sample(self, t):
+        for name, node, port, addr in self.flows:
+            r = self.ns.exec(node, ["ss", "-tinHO", "state", "established", "dst", addr,
+                                    "dport", "=", f":{port}"], capture=True, check=False)
+            conn = data_connection((r or "").splitlines())
+            if conn:
+                self.samples[name].append({"t_s": t, **conn})
+
+    def finish(self):
+        for name, samples in self.samples.items():
+            with open(os.path.join(self.run_dir, f"{name}.ss.jsonl"), "w") as f:
+                for s in samples:
+                    f.write(json.dumps(s) + "\n")
