@@ -128,7 +128,18 @@ double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path
   if (path.rate <= 0 || rtt <= 0) return s_.retransmission_target;
   const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
   return std::clamp(rounds_per_rtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
-                    s_.retransmission_target);
+                    per_cw_cap());
+}
+
+double RedundancyPlan::per_cw_cap() const {
+  // A round cuts a loss-based controller's window (it is its congestion signal), so those keep the
+  // configured share per CW. BBR's rate does not follow rounds: where a CW lasts longer than half
+  // an RTT (short RTTs, low rates: the CW's delay budget has a 15 ms floor), a round costs less
+  // than the repairs that would avoid it, and the per-RTT allowance is the only limit (at 10
+  // Mbit/s, 10 ms RTT and 10 % loss, 13-source CWs get 1 repair instead of 2: unit test
+  // RedundancyPlanShortRtt; docs/tcpnc-congestion.md "Redundancy in this regime").
+  const double share = s_.retransmission_target;
+  return s_.congestion_control == CcAlgorithm::kBbr ? std::min(1.0, 2 * share) : share;
 }
 
 unsigned RedundancyPlan::repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const {

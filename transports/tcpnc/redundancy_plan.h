@@ -62,9 +62,13 @@ class RedundancyPlan {
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
   // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, cw_rtt_fraction x min RTT).
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
-  // Bound on P(a CW of n sources needs a retransmission round): the configured share, tightened so
-  // that at the path's rate at most 2 x share rounds per RTT are expected (floor 0.02).
+  // Bound on P(a CW of n sources needs a retransmission round): at the path's rate at most
+  // 2 x share rounds per RTT are expected (floor 0.02), and per CW at most per_cw_cap().
   double retransmission_bound(unsigned n, const PathEstimate& path) const;
+  // Largest bound per CW: the configured share for the loss-based controllers (a round is their
+  // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
+  // as often as the per-RTT allowance lets them.
+  double per_cw_cap() const;
   // Whether the spare plan's redundancy is at most kSparePriceCap times the normal plan's, and the
   // input (sources per second) with the spare plan's redundancy fits in the share of
   // the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare mode, or the controller

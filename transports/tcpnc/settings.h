@@ -23,7 +23,8 @@ struct TcpncCoreSettings {
   std::uint32_t n_max = 64;
   std::uint32_t k_max = 64;                  // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
-  double retransmission_target = 0.25;       // upper bound on P(a CW needs a retransmission round)
+  double retransmission_target = 0.25;       // latency knob: at most 2 x this many retransmission
+                                             // rounds per RTT; per CW at most this (x 2 with bbr)
   double idle_retransmission_target = 0.01;  // the same bound while the path has room for the
                                              // repairs: input well below the path rate (the spare
                                              // plan), or a CW closed early because input paused

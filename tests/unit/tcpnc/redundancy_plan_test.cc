@@ -1,5 +1,6 @@
 // RedundancyPlan: the spare-capacity mode (the tighter retransmission target while the input, with
-// that target's repairs, leaves room on the path) and its hysteresis.
+// that target's repairs, leaves room on the path) and its hysteresis; the per-CW bound on
+// retransmission rounds at short RTTs.
 #include <gtest/gtest.h>
 
 #include <string_view>
@@ -131,4 +132,51 @@ TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
 }
 
 }  // namespace
+// The plan chosen at 10 Mbit/s (900 datagrams/s) and 10 ms RTT under 10 % loss (every tenth
+// transmission lost), by a plan whose controller is `cc`, with input filling the path.
+RedundancyPlan short_rtt_plan(CcAlgorithm cc, const PathEstimate& path) {
+  TcpncCoreSettings s;
+  s.congestion_control = cc;
+  RedundancyPlan plan(s, 64);
+  TimePoint now = transport::time_from_ns(1'000'000'000);
+  plan.start(64, now);
+  std::uint64_t tx = 0, sources = 0;
+  for (int i = 0; i < 30; ++i) {
+    for (int j = 0; j < 90; ++j, ++tx) {
+      const TimePoint sent = now + std::chrono::microseconds(1111 * j);
+      if (tx % 10 == 0) plan.estimator().on_lost(tx, sent);
+      else plan.estimator().on_arrived(tx, sent);
+    }
+    now += 100ms;
+    plan.maybe_adapt(now, path, sources += 85);
+  }
+  return plan;
+}
+
+TEST(RedundancyPlanShortRtt, WithBbrALongCwMayNeedARoundAsOftenAsThePerRttAllowanceLets) {
+  // The CW's delay budget (15 ms) is longer than the RTT: 0.7 CWs per RTT. Half a round per RTT
+  // would allow P(round) 0.75 per CW; BBR's rate does not follow rounds, so the cap is 2 x 0.25,
+  // where the loss-based controllers keep 0.25 (each round is a window cut for them).
+  const PathEstimate path{900, 10ms};
+  const RedundancyPlan bbr = short_rtt_plan(CcAlgorithm::kBbr, path);
+  const RedundancyPlan cubic = short_rtt_plan(CcAlgorithm::kCubic, path);
+  ASSERT_EQ(bbr.n(), 13u);
+  ASSERT_EQ(cubic.n(), 13u);
+  EXPECT_DOUBLE_EQ(bbr.retransmission_bound(bbr.n(), path), 0.5);
+  EXPECT_DOUBLE_EQ(cubic.retransmission_bound(cubic.n(), path), TcpncCoreSettings{}.retransmission_target);
+  std::printf("10 %% loss, 10 ms RTT: bbr n %u k %u, cubic n %u k %u\n", bbr.n(), bbr.k(), cubic.n(), cubic.k());
+  EXPECT_LT(bbr.k(), cubic.k());  // fewer repairs: R 1.08 against 1.15
+  EXPECT_GE(bbr.k(), 1u);         // P(round) with no repair at 10 % (0.75) exceeds 0.5
+}
+
+TEST(RedundancyPlanShortRtt, AtLongerRttsThePerRttAllowanceBindsAsBefore) {
+  // 60 ms RTT: 4 CWs of 13 per RTT, so half a round per RTT is 0.12 per CW for every controller.
+  const PathEstimate path{900, 60ms};
+  const RedundancyPlan bbr = short_rtt_plan(CcAlgorithm::kBbr, path);
+  const RedundancyPlan cubic = short_rtt_plan(CcAlgorithm::kCubic, path);
+  EXPECT_DOUBLE_EQ(bbr.retransmission_bound(bbr.n(), path), cubic.retransmission_bound(cubic.n(), path));
+  EXPECT_LT(bbr.retransmission_bound(bbr.n(), path), 0.25);
+  EXPECT_EQ(bbr.k(), cubic.k());
+}
+
 }  // namespace ncgw::tcpnc
