@@ -79,7 +79,7 @@ def spread_plan(n, m, f):
 
 def candidates():
     """(family, label, plan, CWs to simulate) for every layout compared."""
-    for n in (13, 27, 64):
+    for n in (4, 8, 13, 27, 64):
         for k in range(0, 17):
             yield "end", f"n {n}, k {k}", end_plan(n, k), max(2000, 60000 // n)
     for m in (4, 5, 6, 7, 8, 10, 13):
