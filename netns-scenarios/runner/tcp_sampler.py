@@ -28,8 +28,12 @@ _FIELDS = {
 
 
 def parse_ss_line(line):
-    """The fields of one `ss -i` socket line that are present (a dict; missing ones left out)."""
+    """The fields of one `ss -i` socket line that are present (a dict; missing ones left out), and
+    `sock`, the socket's local address:port."""
     out = {}
+    m = re.match(r"\s*\d+\s+\d+\s+(\S+)\s+\S+", line)
+    if m:
+        out["sock"] = m.group(1)
     for name, (pattern, conv) in _FIELDS.items():
         m = re.search(pattern, line)
         if m:
@@ -47,11 +51,14 @@ def data_connection(lines):
 
 def sender_limits(samples):
     """What limited the sender over its samples: the kernel's busy time and the shares of it
-    limited by the receiver's window and by the send buffer (from the last sample: the counters
-    are cumulative), and the share of samples with the congestion window full (unacked >= cwnd)."""
+    limited by the receiver's window and by the send buffer (from the data connection's last
+    sample: the counters are cumulative), and the share of samples with the congestion window full
+    (unacked >= cwnd). The data connection is the socket with the most bytes acknowledged (after
+    it closes, iperf3's control connection is the only one left)."""
     if not samples:
         return None
-    last = samples[-1]
+    last = max(samples, key=lambda s: s.get("bytes_acked", 0))
+    samples = [s for s in samples if s.get("sock") == last.get("sock")]
     busy = last.get("busy_ms") or 0
     full = sum(1 for s in samples if s.get("unacked", 0) >= s.get("cwnd", 1) > 0)
     share = (lambda k: round(last.get(k, 0) / busy, 4) if busy else None)

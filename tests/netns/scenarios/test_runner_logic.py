@@ -289,6 +289,7 @@ _SS_DATA = ("0 2600000 10.1.0.2:40002 10.2.0.2:5201 cubic wscale:7,7 rto:268 rtt
 class SenderSamples(unittest.TestCase):
     def test_fields_of_one_line(self):
         p = tcp_sampler.parse_ss_line(_SS_DATA)
+        self.assertEqual(p["sock"], "10.1.0.2:40002")
         self.assertEqual(p["cwnd"], 1154)
         self.assertEqual(p["unacked"], 900)
         self.assertAlmostEqual(p["rtt_ms"], 70.1)
@@ -314,7 +315,11 @@ class SenderSamples(unittest.TestCase):
         samples = [{"cwnd": 100, "unacked": 100, "busy_ms": 1000},
                    {"cwnd": 200, "unacked": 150, "busy_ms": 2000, "rwnd_limited_ms": 100,
                     "sndbuf_limited_ms": 500}]
-        lim = tcp_sampler.sender_limits(samples)
+        control = {"sock": "10.1.0.2:40000", "cwnd": 10, "unacked": 0, "busy_ms": 20, "bytes_acked": 160}
+        for s in samples:
+            s.update({"sock": "10.1.0.2:40002", "bytes_acked": 1000 * s["busy_ms"]})
+        lim = tcp_sampler.sender_limits(samples + [control])  # the data connection closed first
+        self.assertEqual(lim["samples"], 2)
         self.assertEqual(lim["busy_ms"], 2000)
         self.assertAlmostEqual(lim["rwnd_limited_share"], 0.05)
         self.assertAlmostEqual(lim["sndbuf_limited_share"], 0.25)
