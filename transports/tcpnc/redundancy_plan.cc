@@ -23,6 +23,8 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   bounds_.n_max = std::min(max_n_, peer_max_n);
   n_ = std::min(n_start_, bounds_.n_max);   // from our settings each session, never a past minimum
   est_ = coding::LossEstimator();
+  input_window_.reset();
+  input_rate_ = 0;
   next_adapt_ = last_adapt_ = now;
   spare_ = false;
   spare_choice_ = normal_choice_ = {};
@@ -48,7 +50,7 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   if (now < next_adapt_) return false;
   next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
   const double elapsed = std::chrono::duration<double>(now - last_adapt_).count();
-  input_rate_ = elapsed > 0 ? static_cast<double>(sources_sent - sources_at_adapt_) / elapsed : 0.0;
+  input_rate_ = input_window_.add(static_cast<double>(sources_sent - sources_at_adapt_), elapsed);
   sources_at_adapt_ = sources_sent;
   last_adapt_ = now;
   const bool was_spare = spare_;

@@ -12,6 +12,7 @@
 #include "coding/wire.h"
 #include "transports/common/core.h"
 #include "transports/common/time.h"
+#include "transports/tcpnc/input_rate.h"
 #include "transports/tcpnc/settings.h"
 
 namespace ncgw::tcpnc {
@@ -94,7 +95,8 @@ class RedundancyPlan {
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
   coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
-  double input_rate_ = 0;              // sources per second over the last adaptation interval
+  double input_rate_ = 0;              // sources per second over the last second (input_window_)
+  InputRateWindow input_window_;       // the last adaptation intervals' sources and durations
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation
   TimePoint last_adapt_{};             // when the last adaptation ran
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
