@@ -1,9 +1,9 @@
 """The sending hosts' own view of their iperf3 TCP flows over time (scenario key `tcp_samples:
 SECONDS`): every interval, `ss` in the sender's namespace reads the data connection's TCP_INFO
 (cwnd, unacked, smoothed RTT, bytes not yet sent, a BBR sender's bandwidth and min RTT estimates,
-and the kernel's time accounting: busy, receive-window limited, send-buffer limited). One JSON line per sample in `<flow>.ss.jsonl`; the
-flow's result gets `sender_limits`, which says what held the sender back: its congestion window,
-the receiver's window, or its own send buffer."""
+and the kernel's time accounting: busy, receive-window limited, send-buffer limited). One JSON line
+per sample in `<flow>.ss.jsonl`; the flow's result gets `sender_limits`, which says what held the
+sender back: its congestion window, the receiver's window, or its own send buffer."""
 import json
 import os
 import re

@@ -24,7 +24,6 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   n_ = std::min(n_start_, bounds_.n_max);   // from our settings each session, never a past minimum
   est_ = coding::LossEstimator();
   input_window_.reset();
-  input_rate_ = 0;
   next_adapt_ = last_adapt_ = now;
   spare_ = false;
   spare_choice_ = normal_choice_ = {};
@@ -50,11 +49,11 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   if (now < next_adapt_) return false;
   next_adapt_ = now + std::chrono::milliseconds(s_.adapt_interval_ms);
   const double elapsed = std::chrono::duration<double>(now - last_adapt_).count();
-  input_rate_ = input_window_.add(static_cast<double>(sources_sent - sources_at_adapt_), elapsed);
+  const double input_rate = input_window_.add(static_cast<double>(sources_sent - sources_at_adapt_), elapsed);
   sources_at_adapt_ = sources_sent;
   last_adapt_ = now;
   const bool was_spare = spare_;
-  spare_ = path_has_room(input_rate_, path);
+  spare_ = path_has_room(input_rate, path);
   // The short window (the last 250 ms of transmissions, at least 500) drives the chooser so that
   // (n, k) follow the loss both up and down; the long-run estimate stands in when the short one is
   // not valid (e.g. after idle). LossEstimator::current() would keep the larger of the two, which
@@ -169,7 +168,7 @@ void RedundancyPlan::stats(std::vector<transport::StatEntry>& out, TimePoint now
   add("n_max_delay", delay_bounded_n_max(path));
   add("retransmission_bound", bounds_.target_retransmit);
   add("spare_plan", spare_ ? 1.0 : 0.0);
-  add("input_rate_pps", input_rate_);
+  add("input_rate_pps", input_window_.rate());
   add("predicted_p_retransmit", choice_.p_retransmit);
   add("R", double(n_ + k_) / std::max(1u, n_));
   add("predicted_efficiency", choice_.efficiency);

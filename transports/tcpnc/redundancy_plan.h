@@ -95,8 +95,8 @@ class RedundancyPlan {
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
   coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
-  double input_rate_ = 0;              // sources per second over the last second (input_window_)
-  InputRateWindow input_window_;       // the last adaptation intervals' sources and durations
+  InputRateWindow input_window_;       // the last adaptation intervals' sources and durations:
+                                       // the input rate over the last second
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation
   TimePoint last_adapt_{};             // when the last adaptation ran
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
