@@ -7,7 +7,7 @@
 namespace ncgw::tcpnc {
 
 Receiver::Receiver(const TcpncCoreSettings& s, std::size_t max_packet)
-    : header_compression_(s.header_compression), form_(max_packet), ack_every_(std::max<std::uint32_t>(1, s.ack_every)),
+    : header_compression_(s.header_compression), form_(max_packet), joiner_(coding::kMaxPacket + kHcMaxPrefix), ack_every_(std::max<std::uint32_t>(1, s.ack_every)),
       max_ack_delay_(std::chrono::microseconds(s.max_ack_delay_us)) {
   cfg_.max_open = coding_windows(s);
   cfg_.max_n = std::min<std::size_t>(s.n_max, coding::kMaxWindow);
@@ -19,7 +19,7 @@ Hello Receiver::limits() const {
   h.max_packet = static_cast<std::uint16_t>(cfg_.max_packet);
   h.max_n = static_cast<std::uint8_t>(cfg_.max_n);
   h.max_open = static_cast<std::uint8_t>(cfg_.max_open);
-  h.flags = header_compression_ ? kHelloFlagHeaderCompression : 0;
+  h.flags = header_compression_ ? kHelloFlagHeaderCompression | kHelloFlagFormPieces : 0;
   return h;
 }
 
@@ -28,6 +28,7 @@ void Receiver::start(bool decompress) {
   decoder_.emplace(cfg_);  // allocates: once per session, never per packet
   decompress_ = decompress;
   decompressor_.reset();
+  joiner_.reset();
 }
 
 void Receiver::stop() {
@@ -122,7 +123,11 @@ std::optional<std::size_t> Receiver::poll_deliver(std::span<std::uint8_t> out) {
     if (oldest > oldest_cw_seen_) { ctr_.cws_decoded += oldest - oldest_cw_seen_; oldest_cw_seen_ = oldest; }
     if (!r) return std::nullopt;
     std::optional<std::size_t> n = r->length;
-    if (decompress_) n = decompressor_.decompress(std::span<const std::uint8_t>(form_).first(r->length), out);
+    if (decompress_) {
+      const auto form = joiner_.add(std::span<const std::uint8_t>(form_).first(r->length));
+      if (!form) continue;  // a piece of a form still incomplete, or one dropped (counted)
+      n = decompressor_.decompress(*form, out);
+    }
     if (!n) { ++ctr_.header_drops; continue; }
     ++ctr_.delivered;
     return n;
@@ -146,6 +151,8 @@ void Receiver::stats(std::vector<transport::StatEntry>& out) const {
   add("header_drops", ctr_.header_drops);
   const HcCounters& hc = decompressor_.counters();
   add("headers_rebuilt", hc.compressed);
+  add("forms_joined", joiner_.counters().joined);
+  add("form_pieces_dropped", joiner_.counters().broken);
   add("header_contexts_broken", hc.context_breaks);
   out.push_back({"rx_loss_rate", rx_loss_.loss_rate()});
 }

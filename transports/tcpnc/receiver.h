@@ -11,6 +11,7 @@
 #include "coding/decoder.h"
 #include "transports/common/core.h"
 #include "transports/tcpnc/ack_ranges.h"
+#include "transports/tcpnc/form_pieces.h"
 #include "transports/tcpnc/header_compression.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/rx_loss.h"
@@ -72,6 +73,7 @@ class Receiver {
   HeaderDecompressor decompressor_;          // this session's inner headers
   bool decompress_ = false;                  // this session's sources are forms
   std::vector<std::uint8_t> form_;           // a decoded form before it is rebuilt
+  FormJoiner joiner_;                        // forms the peer sent in pieces
   std::optional<coding::Decoder> decoder_;
   AckRanges ranges_;
   RxLossMeter rx_loss_;                      // incoming-direction loss from transmission numbers

@@ -6,6 +6,7 @@
 
 #include "coding/header.h"
 #include "transports/common/entrance_queue.h"
+#include "transports/common/tcp_mss.h"
 
 namespace ncgw::tcpnc {
 namespace {
@@ -42,7 +43,8 @@ constexpr int kShortQueueIntervals = 8;
 }  // namespace
 
 Sender::Sender(const TcpncCoreSettings& s, std::size_t max_symbol, std::uint64_t seed)
-    : s_(s), max_packet_(max_ip_packet(s, max_symbol)), configured_max_packet_(max_packet_), form_(max_symbol), rng_(seed),
+    : s_(s), max_symbol_(max_symbol), max_packet_(max_tunnel_packet(s, max_symbol)),
+      configured_max_packet_(max_packet_), splitter_(max_packet_ + kHcMaxPrefix), syn_buf_(max_packet_), rng_(seed),
       queue_(queue_capacity(s), max_packet_, s.sparse_flow_priority),
       book_(encoder_config(s, max_symbol)), plan_(s, book_.max_n()),
       rtt_(std::chrono::milliseconds(s.rto_min_ms), std::max<Duration>(std::chrono::milliseconds(s.rto_min_ms), kRtoMax),
@@ -57,9 +59,13 @@ void Sender::start(const Hello& peer, TimePoint now) {
   book_.start(rng_.next(), peer.max_open);
   plan_.start(peer.max_n, now);
   compress_ = s_.header_compression && (peer.flags & kHelloFlagHeaderCompression) != 0;
+  pieces_ = compress_ && (peer.flags & kHelloFlagFormPieces) != 0;
   compressor_.reset();
-  const std::size_t prefix = compress_ ? kHcMaxPrefix : 0;   // the peer's limit is on forms
-  max_packet_ = std::min<std::size_t>(configured_max_packet_, peer.max_packet > prefix ? peer.max_packet - prefix : 0);
+  source_limit_ = std::min<std::size_t>(max_symbol_, peer.max_packet);  // the peer's limit is on forms
+  const std::size_t prefix = compress_ ? kHcMaxPrefix : 0;
+  const std::size_t whole = source_limit_ > prefix ? source_limit_ - prefix : 0;  // every packet in one source
+  max_packet_ = std::min(configured_max_packet_, pieces_ && source_limit_ > kHcBulkFormHead ? configured_max_packet_ : whole);
+  mss_clamp_ = pieces_ ? clamped_mss(source_limit_) : 0;
   cc_->reset();
   codel_.reset();
   short_queue_until_ = {};
@@ -75,8 +81,9 @@ void Sender::stop() {
 }
 
 void Sender::drop_all() {
-  ctr_.session_drops += book_.stop(seen_) + queue_.size();
+  ctr_.session_drops += book_.stop(seen_) + queue_.size() + (splitter_.pending() ? 1 : 0);
   queue_.clear();
+  splitter_.clear();
   for (auto& r : txs_) r = TxRecord{};
   seen_ = 0;
   next_tx_ = oldest_in_flight_ = largest_acked_ = examined_ = s_.initial_tx;
@@ -89,7 +96,7 @@ void Sender::drop_all() {
   loss_time_.reset();
 }
 
-std::size_t Sender::buffered() const { return queue_.size() + book_.unseen(seen_); }
+std::size_t Sender::buffered() const { return queue_.size() + (splitter_.pending() ? 1 : 0) + book_.unseen(seen_); }
 
 transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePoint now) {
   if (!active_) return transport::SendResult::not_connected;
@@ -131,7 +138,7 @@ std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, con
 }
 
 std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
-  if (drop_by_aqm(now) && queue_.empty()) return 0;
+  if (!splitter_.pending() && drop_by_aqm(now) && queue_.empty()) return 0;
   coding::CwEncoder* e = book_.filling();
   if (!e) {
     e = book_.open(plan_.n(), plan_.k());
@@ -139,13 +146,30 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   }
   if (!e) return 0;
   last_add_ = now;
-  std::span<const std::uint8_t> source = queue_.front();
-  if (compress_) {
-    const auto context = static_cast<std::uint8_t>(queue_.front_bucket() % kHcContexts);  // the flow's hash, once
-    source = std::span<const std::uint8_t>(form_).first(compressor_.compress(source, context, form_));
-  }
+  if (compress_ && !splitter_.pending()) load_front(now);
+  const std::span<const std::uint8_t> source = compress_ ? splitter_.next() : queue_.front();
   const coding::Combination comb = e->add_source(source);
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
+  if (!compress_) pop_front(now);
+  ++ctr_.sources_sent;
+  return n;
+}
+
+void Sender::load_front(TimePoint now) {
+  std::span<const std::uint8_t> packet = queue_.front();
+  if (mss_clamp_ != 0 && transport::syn_mss(packet) > mss_clamp_) {
+    const std::span<std::uint8_t> copy = std::span<std::uint8_t>(syn_buf_).first(packet.size());
+    std::copy(packet.begin(), packet.end(), copy.begin());
+    transport::clamp_syn_mss(copy, mss_clamp_);
+    ++ctr_.mss_clamped;
+    packet = copy;
+  }
+  const auto context = static_cast<std::uint8_t>(queue_.front_bucket() % kHcContexts);  // the flow's hash, once
+  splitter_.load(compressor_.compress(packet, context, splitter_.form_buffer()), source_limit_);
+  pop_front(now);
+}
+
+void Sender::pop_front(TimePoint now) {
   const Duration waited = now - queue_.front_arrival();
   ctr_.entrance_wait_ns += waited.count();
   if (waited > kLongEntranceWait) {
@@ -153,8 +177,6 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
     long_wait_since_ack_ = true;
   }
   queue_.pop();
-  ++ctr_.sources_sent;
-  return n;
 }
 
 double Sender::send_rate() const {
@@ -175,7 +197,7 @@ std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader&
 }
 
 bool Sender::flush_due(TimePoint now) const {
-  if (!book_.active() || !queue_.empty()) return false;
+  if (!book_.active() || has_input()) return false;
   const coding::CwEncoder* e = const_cast<CwBook&>(book_).filling();
   return e && e->count() > 0 && now >= last_add_ + flush_delay();
 }
@@ -228,7 +250,7 @@ std::size_t Sender::send_probe(std::span<std::uint8_t> out, const CommonHeader& 
   ++ctr_.probes;
   for (const OpenCw c : book_.open_cws())
     if (c.enc.count() > 0 && CwBook::missing(c, seen_) > 0) return send_repair(out, h, c, false, now);
-  if (!queue_.empty())
+  if (has_input())
     if (const std::size_t n = send_source(out, h, now)) return n;
   std::optional<OpenCw> newest;
   for (const OpenCw c : book_.open_cws())
@@ -254,7 +276,7 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     if (CwBook::retransmit_need(c, seen_, plan_.loss_rate()) > 0) return send_repair(out, h, c, false, now);
   for (const OpenCw c : book_.open_cws())  // then planned repairs
     if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return send_repair(out, h, c, true, now);
-  if (!queue_.empty()) {
+  if (has_input()) {
     const std::size_t n = send_source(out, h, now);
     if (n > 0) return n;
   }

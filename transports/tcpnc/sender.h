@@ -26,6 +26,7 @@
 #include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/entrance_lanes.h"
+#include "transports/tcpnc/form_pieces.h"
 #include "transports/tcpnc/header_compression.h"
 #include "transports/tcpnc/redundancy_plan.h"
 #include "transports/tcpnc/rtt.h"
@@ -48,6 +49,7 @@ struct SenderCounters {
                                                        // target's repairs, and the repairs added
   std::int64_t entrance_wait_ns = 0;     // time sources spent at the entrance, summed
   std::uint64_t entrance_long_waits = 0; // sources that waited there longer than kLongEntranceWait
+  std::uint64_t mss_clamped = 0;         // SYNs whose MSS option was lowered (clamped_mss)
 };
 
 // One direction's sender. Inactive (send() answers not_connected) until start().
@@ -65,6 +67,8 @@ class Sender {
   // Stops: drops everything buffered (counted), send() answers not_connected.
   void stop();
   bool active() const { return active_; }
+  // The largest IP packet offer() takes in this session (before one: the configured one).
+  std::size_t max_packet() const { return max_packet_; }
   // When the oldest CW the receiver still misses degrees of freedom of was opened (none: nullopt).
   // The core restarts a session whose oldest such CW is as old as a dead peer's silence: a peer
   // that answers but never completes a CW (a bug, or a datagram that poisoned its decoder) must
@@ -111,6 +115,12 @@ class Sender {
 
   // --- sender.cc: buffering, scheduling, sizing
   std::size_t send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
+  // Something waits to become a source: a queued packet or the rest of a form in pieces.
+  bool has_input() const { return !queue_.empty() || splitter_.pending(); }
+  // Compresses the queue's front packet (its SYN MSS clamped) into the splitter and pops it.
+  void load_front(TimePoint now);
+  // Pops the queue's front packet, accounting for its wait at the entrance.
+  void pop_front(TimePoint now);
   std::size_t send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
                           TimePoint now);
   std::size_t emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& c,
@@ -180,12 +190,16 @@ class Sender {
   double send_rate() const;
 
   TcpncCoreSettings s_;
-  std::size_t max_packet_;              // this session's largest IP packet: min(configured, what
-                                        // the peer's HELLO allows)
-  std::size_t configured_max_packet_;   // ours, from the settings
+  std::size_t max_symbol_;              // our largest coded source
+  std::size_t max_packet_;              // this session's largest IP packet (offer() refuses more)
+  std::size_t configured_max_packet_;   // ours, from the settings (max_tunnel_packet)
+  std::size_t source_limit_ = 0;        // this session's largest source: min(ours, the peer's)
   HeaderCompressor compressor_;         // inner headers of this session's sources
   bool compress_ = false;               // both sides have header compression on
-  std::vector<std::uint8_t> form_;      // the form of the source being coded (compressor_'s output)
+  bool pieces_ = false;                 // ... and the peer joins forms sent in pieces
+  std::uint16_t mss_clamp_ = 0;         // SYNs' MSS is lowered to this (0: not clamped)
+  FormSplitter splitter_;               // the form being coded (compressor_'s output), in pieces
+  std::vector<std::uint8_t> syn_buf_;   // a SYN whose MSS is being clamped
   transport::Rng rng_;
   EntranceLanes queue_;
   Codel codel_;                                // entrance-queue AQM under automatic sizing

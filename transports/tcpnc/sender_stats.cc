@@ -35,6 +35,11 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("headers_full", static_cast<double>(compressor_.counters().full));
   add("header_bytes_saved",
       static_cast<double>(compressor_.counters().bytes_saved) - static_cast<double>(kHcMaxPrefix * compressor_.counters().full));
+  add("form_pieces", pieces_ ? 1 : 0);
+  add("forms_split", static_cast<double>(splitter_.forms_split()));
+  add("form_pieces_sent", static_cast<double>(splitter_.pieces()));
+  add("mss_clamped", static_cast<double>(ctr_.mss_clamped));
+  add("max_packet", static_cast<double>(max_packet_));
   add("idle_cws", static_cast<double>(ctr_.idle_cws));
   add("idle_extra_repairs", static_cast<double>(ctr_.idle_extra_repairs));
   add("accepted", static_cast<double>(ctr_.accepted));

@@ -16,6 +16,15 @@ std::size_t max_ip_packet(const TcpncCoreSettings& s, std::size_t max_symbol) {
   return max_symbol > prefix ? max_symbol - prefix : 0;
 }
 
+std::size_t max_tunnel_packet(const TcpncCoreSettings& s, std::size_t max_symbol) {
+  if (!s.header_compression || max_symbol <= kHcBulkFormHead) return max_ip_packet(s, max_symbol);
+  return max_symbol - kHcBulkFormHead + kHcBulkTcpHeader;
+}
+
+std::uint16_t clamped_mss(std::size_t source_limit) {
+  return static_cast<std::uint16_t>(source_limit > kHcBulkFormHead ? source_limit - kHcBulkFormHead : 0);
+}
+
 std::uint32_t effective_link_buffer(const TcpncCoreSettings& s) {
   if (s.link_buffer_packets != 0) return s.link_buffer_packets;
   if (auto_sized(s)) return kAutoQueueCapacity;

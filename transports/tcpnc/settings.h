@@ -66,6 +66,12 @@ std::uint32_t effective_cwnd_cap(const TcpncCoreSettings& s);
 // The largest IP packet a core takes when a coded source may be `max_symbol` bytes: header
 // compression's forms may add kHcMaxPrefix bytes to a packet.
 std::size_t max_ip_packet(const TcpncCoreSettings& s, std::size_t max_symbol);
+// The largest IP packet a core takes when the peer joins forms sent in pieces (wire.h,
+// kHcFormPiece): with header compression on, sized so that a bulk TCP/IPv4 segment with timestamps
+// fits one source compressed (kHcBulkFormHead); else max_ip_packet. The TUN MTU follows it.
+std::size_t max_tunnel_packet(const TcpncCoreSettings& s, std::size_t max_symbol);
+// The MSS a SYN entering the tunnel is clamped to when sources may be `source_limit` bytes.
+std::uint16_t clamped_mss(std::size_t source_limit);
 // Packets the sender's waiting queue preallocates: the sending buffer, or kAutoQueueCapacity when
 // both the window and the sending buffer are automatic.
 std::uint32_t queue_capacity(const TcpncCoreSettings& s);

@@ -12,10 +12,10 @@ std::size_t max_symbol_for(const TcpncCoreSettings& s) {
   return s.max_datagram_bytes > overhead ? s.max_datagram_bytes - overhead : 0;
 }
 
-std::size_t max_payload_for(const TcpncCoreSettings& s) { return max_ip_packet(s, max_symbol_for(s)); }
+std::size_t max_payload_for(const TcpncCoreSettings& s) { return max_tunnel_packet(s, max_symbol_for(s)); }
 
 TcpncCore::TcpncCore(const TcpncCoreSettings& settings, std::uint64_t seed)
-    : s_(settings), rng_(seed), max_payload_(max_payload_for(settings)),
+    : s_(settings), rng_(seed),
       sender_(settings, max_symbol_for(settings), rng_.next()), receiver_(settings, max_symbol_for(settings)) {
   my_session_ = new_session_id();
 }
@@ -116,7 +116,7 @@ void TcpncCore::on_timeout(TimePoint now) {
 }
 
 transport::SendResult TcpncCore::send(std::span<const std::uint8_t> ip_packet, TimePoint now) {
-  if (ip_packet.size() > max_payload_) return transport::SendResult::too_big;
+  if (ip_packet.size() > sender_.max_packet()) return transport::SendResult::too_big;
   return sender_.offer(ip_packet, now);
 }
 

@@ -46,7 +46,9 @@ class TcpncCore : public transport::Core {
   std::optional<std::size_t> poll_transmit(std::span<std::uint8_t> out, TimePoint now) override;
   std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out) override;
   std::optional<TimePoint> next_deadline() const override;
-  std::size_t max_payload() const override { return max_payload_; }
+  // The largest IP packet send() takes: the configured one (max_payload_for) until a session says
+  // what the peer joins (smaller when it cannot join forms in pieces).
+  std::size_t max_payload() const override { return sender_.max_packet(); }
   std::vector<transport::StatEntry> stats() const override;
 
   // True once the peer's session id is known and both directions run.
@@ -83,7 +85,6 @@ class TcpncCore : public transport::Core {
 
   TcpncCoreSettings s_;
   transport::Rng rng_;
-  std::size_t max_payload_;
   Sender sender_;
   Receiver receiver_;
   std::uint32_t my_session_ = 0, peer_session_ = 0;
@@ -100,7 +101,7 @@ class TcpncCore : public transport::Core {
 // Largest coded source (an IP packet, or its header-compression form) a core with these settings
 // puts in one DATA datagram.
 std::size_t max_symbol_for(const TcpncCoreSettings& s);
-// Largest IP packet a core with these settings carries.
+// Largest IP packet a core with these settings carries when its peer is like it (max_tunnel_packet).
 std::size_t max_payload_for(const TcpncCoreSettings& s);
 
 }  // namespace ncgw::tcpnc

@@ -89,6 +89,7 @@ inline constexpr std::size_t kHelloSize = 19;
 inline constexpr std::size_t kHelloMinSize = 18;
 // Flag: inner header compression (below). Used in both directions when both HELLOs carry it.
 inline constexpr std::uint8_t kHelloFlagHeaderCompression = 0x01;
+inline constexpr std::uint8_t kHelloFlagFormPieces = 0x02;  // joins forms sent in pieces (kHcFormPiece)
 
 // KEEPALIVE has the common header only.
 inline constexpr std::size_t kKeepaliveSize = kCommonHeaderSize;
@@ -107,6 +108,23 @@ inline constexpr std::uint8_t kHcFormOpaque = 0x3;       // [form] + bytes that 
 // Bytes a form adds in front of a packet at most: the largest source grows by this much, so the
 // inner MTU is this much smaller with header compression on.
 inline constexpr std::size_t kHcMaxPrefix = 2;
+// A form longer than one source travels as consecutive sources, each one piece of it:
+// [kHcFormPiece << 4 | index << 2 | first | last][form serial] + bytes of the form. The form serial
+// is the same for every piece of one form and counts forms split; index counts the form's pieces
+// modulo 4. A receiver joins the pieces in stream order and drops (and counts) pieces out of turn.
+// Lets the TUN MTU assume compression (below).
+inline constexpr std::uint8_t kHcFormPiece = 0x5;
+inline constexpr std::uint8_t kHcPieceFirst = 0x2;       // flag: the form's first piece
+inline constexpr std::uint8_t kHcPieceLast = 0x1;        // flag: the form's last piece
+inline constexpr unsigned kHcPieceIndexShift = 2;        // bits 3..2: the piece's index modulo 4
+inline constexpr std::size_t kHcPiecePrefix = 2;
+// The TUN MTU with pieces on assumes a bulk TCP/IPv4 segment with timestamps (52 header bytes,
+// what Linux hosts send) travels as a compressed form of at most kHcBulkFormHead bytes before its
+// payload (about 11 in practice): MSS = largest source - kHcBulkFormHead, MTU = MSS + 52. SYNs
+// entering the tunnel have their MSS option clamped to that MSS, so hosts without timestamps (40
+// header bytes) do not send segments that need two sources.
+inline constexpr std::size_t kHcBulkFormHead = 16;
+inline constexpr std::size_t kHcBulkTcpHeader = 52;
 // Contexts per direction (the context byte).
 inline constexpr std::size_t kHcContexts = 256;
 // Longest header a context holds: IPv4 with options (60) + TCP with options (60).

@@ -1,14 +1,19 @@
-// libFuzzer target for inner header compression. Input: a sequence of chunks, each [u16
-// big-endian length][bytes]. Every chunk goes (1) to a decompressor as a form, which must reject
-// or rebuild it without reading or writing out of bounds, and (2) as an inner packet through a
-// compressor and a second decompressor joined in order, which must give back exactly the chunk.
+// libFuzzer target for inner header compression, forms in pieces and MSS clamping. Input: a
+// sequence of chunks, each [u16 big-endian length][bytes]. Every chunk goes (1) through a form
+// joiner to a decompressor as a source from the network, which must reject or rebuild it without
+// reading or writing out of bounds, and (2) as an inner packet, its SYN MSS clamped, through a
+// compressor, a splitter (sources of a size the chunk picks), a second joiner and decompressor,
+// which must give back exactly the (clamped) chunk.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "transports/common/byte_order.h"
+#include "transports/common/tcp_mss.h"
+#include "transports/tcpnc/form_pieces.h"
 #include "transports/tcpnc/header_compression.h"
 
 namespace {
@@ -23,21 +28,35 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static HeaderDecompressor forms;
   static HeaderCompressor tx;
   static HeaderDecompressor rx;
+  static FormJoiner net_joiner(kOut + kHcMaxPrefix), rx_joiner(kOut + kHcMaxPrefix);
+  static FormSplitter splitter(kOut + kHcMaxPrefix);
   forms.reset();
   tx.reset();
   rx.reset();
-  std::vector<std::uint8_t> out(kOut), form(kOut + kHcMaxPrefix), back(kOut);
+  net_joiner.reset();
+  rx_joiner.reset();
+  splitter.clear();
+  std::vector<std::uint8_t> out(kOut), packet(kOut), back(kOut);
   std::span<const std::uint8_t> in(data, size);
   while (in.size() >= 2) {
     const std::size_t len = std::min<std::size_t>({ncgw::transport::get_be16(in.data()), in.size() - 2, kOut});
     const auto chunk = in.subspan(2, len);
     in = in.subspan(2 + len);
-    if (const auto n = forms.decompress(chunk, out); n && *n > out.size()) std::abort();
+    if (const auto joined = net_joiner.add(chunk))
+      if (const auto n = forms.decompress(*joined, out); n && *n > out.size()) std::abort();
     if (chunk.empty()) continue;
-    const std::size_t f = tx.compress(chunk, HeaderCompressor::context_for(chunk), form);
+    const auto inner = std::span<std::uint8_t>(packet).first(chunk.size());
+    std::copy(chunk.begin(), chunk.end(), inner.begin());
+    const std::uint16_t mss = static_cast<std::uint16_t>(500 + len % 1000);
+    ncgw::transport::clamp_syn_mss(inner, mss);
+    if (const auto m = ncgw::transport::syn_mss(inner); m > mss) std::abort();
+    const std::size_t f = tx.compress(inner, HeaderCompressor::context_for(inner), splitter.form_buffer());
     if (f > chunk.size() + kHcMaxPrefix) std::abort();
-    const auto n = rx.decompress(std::span<const std::uint8_t>(form).first(f), back);
-    if (!n || *n != chunk.size() || !std::equal(chunk.begin(), chunk.end(), back.begin())) std::abort();
+    splitter.load(f, kHcPiecePrefix + 1 + len % 700);
+    std::optional<std::size_t> n;
+    while (splitter.pending())
+      if (const auto joined = rx_joiner.add(splitter.next())) n = rx.decompress(*joined, back);
+    if (!n || *n != inner.size() || !std::equal(inner.begin(), inner.end(), back.begin())) std::abort();
   }
   return 0;
 }

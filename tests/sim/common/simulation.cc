@@ -43,7 +43,10 @@ void Simulation::pump(Side s) {
     if (hook_) hook_(s, d, now_);
     link_from(s).push(d, now_);
   }
-  while (auto n = e.core->poll_deliver(buf_)) e.sink.receive({buf_.data(), *n}, now_);
+  while (auto n = e.core->poll_deliver(buf_)) {
+    if (e.on_deliver) e.on_deliver({buf_.data(), *n});
+    else e.sink.receive({buf_.data(), *n}, now_);
+  }
 }
 
 std::optional<TimePoint> Simulation::next_event() const {

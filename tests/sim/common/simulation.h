@@ -28,6 +28,8 @@ struct Endpoint {
   std::unique_ptr<transport::Core> core;
   std::unique_ptr<Source> source;
   Sink sink;
+  // Sees every delivered packet instead of the sink when set (tests that carry real IP packets).
+  std::function<void(std::span<const std::uint8_t>)> on_deliver;
   bool up = true;                 // a down endpoint is not driven; datagrams to it are lost
   std::uint64_t datagrams_sent = 0;
   std::uint64_t datagrams_received = 0;
