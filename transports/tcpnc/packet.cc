@@ -38,7 +38,6 @@ std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
 std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h, const DataHeader& d) {
   if (out.size() < kDataHeaderSize || write_common(out, h) == 0) return 0;
   put_be32(out.data() + kOffDataTx, static_cast<std::uint32_t>(d.tx));
-  put_be32(out.data() + kOffDataTimestamp, d.timestamp_us);
   return kDataHeaderSize;
 }
 
@@ -46,7 +45,6 @@ std::optional<DataHeader> parse_data(std::span<const std::uint8_t> d, std::span<
   if (d.size() < kDataHeaderSize) return std::nullopt;
   DataHeader h;
   h.tx = get_be32(d.data() + kOffDataTx);
-  h.timestamp_us = get_be32(d.data() + kOffDataTimestamp);
   coded = d.subspan(kDataHeaderSize);
   return h;
 }
@@ -74,7 +72,6 @@ std::size_t write_ack(std::span<std::uint8_t> out, const CommonHeader& h, const 
   put_be64(p + kOffAckSeen, a.seen);
   put_be64(p + kOffAckLargest, a.largest);
   put_be32(p + kOffAckDelay, a.ack_delay_us);
-  put_be32(p + kOffAckTsEcho, a.ts_echo);
   put_be32(p + kOffAckFirstCw, a.first_cw);
   p[kOffAckCwCount] = a.cw_count;
   p[kOffAckRangeCount] = static_cast<std::uint8_t>(a.range_count - 1);
@@ -110,7 +107,6 @@ std::optional<AckFrame> parse_ack_body(std::span<const std::uint8_t> body) {
   a.seen = get_be64(p(kOffAckSeen));
   a.largest = get_be64(p(kOffAckLargest));
   a.ack_delay_us = get_be32(p(kOffAckDelay));
-  a.ts_echo = get_be32(p(kOffAckTsEcho));
   a.first_cw = get_be32(p(kOffAckFirstCw));
   a.cw_count = *p(kOffAckCwCount);
   const std::size_t extra = *p(kOffAckRangeCount);

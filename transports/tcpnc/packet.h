@@ -20,9 +20,8 @@ struct CommonHeader {
 
 // DATA fields before the coding header.
 struct DataHeader {
-  std::uint64_t tx = 0;            // transmission number (the wire carries its low 32 bits;
-                                   // parse_data returns them, the receiver unwraps)
-  std::uint32_t timestamp_us = 0;  // sender clock, echoed in ACKs
+  std::uint64_t tx = 0;  // transmission number (the wire carries its low 32 bits; parse_data
+                         // returns them, the receiver unwraps)
 };
 
 // One CW entry of an ACK.
@@ -42,7 +41,6 @@ struct AckFrame {
   std::uint64_t seen = 0;           // cumulative DoF number
   std::uint64_t largest = 0;        // largest transmission number received
   std::uint32_t ack_delay_us = 0;   // delay between that arrival and this ACK
-  std::uint32_t ts_echo = 0;        // timestamp carried by that transmission
   std::uint32_t first_cw = 0;       // low 32 bits of the first CW entry's id
   std::uint8_t cw_count = 0;        // entries in cws
   std::array<AckCw, kMaxAckCws> cws{};

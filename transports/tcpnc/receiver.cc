@@ -70,7 +70,7 @@ void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> cod
     case coding::FeedResult::kMalformed: ++ctr_.malformed; return;
   }
   ranges_.insert(d.tx);
-  if (ranges_.largest() == d.tx) { largest_ts_ = d.timestamp_us; largest_arrival_ = now; }
+  if (ranges_.largest() == d.tx) largest_arrival_ = now;
   if (!any_cw_ || id > highest_cw_) { highest_cw_ = id; any_cw_ = true; }
 }
 
@@ -103,7 +103,6 @@ std::optional<std::size_t> Receiver::poll_ack(std::span<std::uint8_t> out, const
   AckFrame a;
   a.seen = decoder_->seen();
   ranges_.fill(a);
-  a.ts_echo = largest_ts_;
   const auto delay = std::chrono::duration_cast<std::chrono::microseconds>(now - largest_arrival_).count();
   a.ack_delay_us = static_cast<std::uint32_t>(std::clamp<std::int64_t>(delay, 0, UINT32_MAX));
   fill_cws(a);

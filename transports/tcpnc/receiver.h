@@ -86,7 +86,6 @@ class Receiver {
   std::uint64_t highest_cw_ = 0;
   bool any_cw_ = false;
   std::uint64_t oldest_cw_seen_ = 0;   // decoder's oldest CW at the last look (counts decodes)
-  std::uint32_t largest_ts_ = 0;
   TimePoint largest_arrival_{};
   ReceiverCounters ctr_;
 };

@@ -116,7 +116,7 @@ transport::SendResult Sender::offer(std::span<const std::uint8_t> packet, TimePo
 
 std::size_t Sender::emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& comb,
                          std::uint64_t cw_id, bool planned, TimePoint now) {
-  const std::size_t hdr = write_data_header(out, h, {next_tx_, static_cast<std::uint32_t>(transport::us_since_epoch(now))});
+  const std::size_t hdr = write_data_header(out, h, {next_tx_});
   if (hdr == 0) return 0;
   const std::size_t ch = coding::write_header(comb.header, out.subspan(hdr));
   if (ch == 0 || out.size() < hdr + ch + comb.payload.size()) return 0;

@@ -9,8 +9,9 @@
 
 namespace ncgw::tcpnc {
 
-// Protocol version in byte 0 of every datagram and in HELLO.
-inline constexpr std::uint8_t kVersion = 1;
+// Protocol version in byte 0 of every datagram and in HELLO. 2: DATA and ACK without the sender
+// timestamp and its echo (no part of the protocol read them), and forms in pieces.
+inline constexpr std::uint8_t kVersion = 2;
 
 // Datagram types (byte 1).
 enum class PacketType : std::uint8_t {
@@ -32,8 +33,7 @@ inline constexpr std::size_t kCommonHeaderSize = 10;
 // DATA body (after the common header).
 inline constexpr std::size_t kOffDataTx = 10;         // u32 low 32 bits of the transmission number
                                                       // (the receiver unwraps it next to the largest received)
-inline constexpr std::size_t kOffDataTimestamp = 14;  // u32 sender clock, microseconds (low 32 bits)
-inline constexpr std::size_t kDataHeaderSize = 18;    // the coding header (coding/wire.h) follows
+inline constexpr std::size_t kDataHeaderSize = 14;    // the coding header (coding/wire.h) follows
 // Transmission records a sender keeps (far above any window). No honest DATA is further ahead of
 // the largest transmission received than this, so a receiver drops such a datagram rather than
 // let it move the largest number it acknowledges past anything the sender sent.
@@ -43,12 +43,11 @@ inline constexpr std::size_t kTxRecords = 16384;
 inline constexpr std::size_t kOffAckSeen = 10;        // u64 cumulative DoF ("seen") number
 inline constexpr std::size_t kOffAckLargest = 18;     // u64 largest transmission number received
 inline constexpr std::size_t kOffAckDelay = 26;       // u32 microseconds between that arrival and this ACK
-inline constexpr std::size_t kOffAckTsEcho = 30;      // u32 timestamp of the largest transmission received
-inline constexpr std::size_t kOffAckFirstCw = 34;     // u32 low bits of the oldest incomplete CW's id
-inline constexpr std::size_t kOffAckCwCount = 38;     // u8 CW entries that follow
-inline constexpr std::size_t kOffAckRangeCount = 39;  // u8 extra ranges after the first
-inline constexpr std::size_t kOffAckFirstRange = 40;  // u16 transmissions below `largest` also received, contiguously
-inline constexpr std::size_t kAckFixedSize = 42;
+inline constexpr std::size_t kOffAckFirstCw = 30;     // u32 low bits of the oldest incomplete CW's id
+inline constexpr std::size_t kOffAckCwCount = 34;     // u8 CW entries that follow
+inline constexpr std::size_t kOffAckRangeCount = 35;  // u8 extra ranges after the first
+inline constexpr std::size_t kOffAckFirstRange = 36;  // u16 transmissions below `largest` also received, contiguously
+inline constexpr std::size_t kAckFixedSize = 38;
 // Per CW entry, for CWs first_cw, first_cw + 1, ...: u8 rank held, u8 flags.
 inline constexpr std::size_t kAckCwEntrySize = 2;
 inline constexpr std::uint8_t kCwFlagComplete = 0x01;  // decoded (rank == n)

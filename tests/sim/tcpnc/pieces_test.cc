@@ -41,7 +41,8 @@ Bytes tcp_packet(std::uint64_t i, std::size_t size) {
   put_be16(t + 16, static_cast<std::uint16_t>(i * 2654435761u >> 16));
   const std::uint8_t ts_opts[] = {1, 1, 8, 10};
   const std::uint8_t syn_opts[] = {2, 4, 0x05, 0xB4, 4, 2, 8, 10};
-  std::copy_n(syn ? syn_opts : ts_opts, 8, t + 20);
+  if (syn) std::copy_n(syn_opts, 8, t + 20);
+  else std::copy_n(ts_opts, 4, t + 20);
   put_be32(t + (syn ? 28 : 24), static_cast<std::uint32_t>(i / 4));
   for (std::size_t k = 20 + tcp; k < p.size(); ++k) p[k] = static_cast<std::uint8_t>(k * 31 + i);
   return p;

@@ -39,12 +39,12 @@ TEST(AutoMtu, Ipv6UnderlayCostsTwentyMore) {
 
 TEST(AutoMtu, CodedTransportsCarryTheirOwnHeaders) {
   EXPECT_EQ(auto_mtu("udt", "192.0.2.2", 1500), 1456u);   // docs/traps.md: MSS - 28 - 16
-  // TCP/NC: the largest coded source is 1500 - 28 - 18 (DATA header) - 18 (coding header, seed and
-  // length) = 1436 bytes. Without header compression a packet must fit one source; with it, the MTU
+  // TCP/NC: the largest coded source is 1500 - 28 - 14 (DATA header) - 18 (a repair's coding header,
+  // seed and length) = 1440 bytes. Without header compression a packet must fit one source; with it, the MTU
   // is sized for a bulk TCP/IPv4 segment with timestamps travelling compressed (a form head of at
   // most 16 bytes instead of 52 header bytes), and anything longer goes as two sources.
-  EXPECT_EQ(auto_mtu("tcpnc", "192.0.2.2", 1500, "security: none, tcpnc: {header_compression: false}"), 1436u);
-  EXPECT_EQ(auto_mtu("tcpnc", "192.0.2.2", 1500), 1436u - 16u + 52u);
+  EXPECT_EQ(auto_mtu("tcpnc", "192.0.2.2", 1500, "security: none, tcpnc: {header_compression: false}"), 1440u);
+  EXPECT_EQ(auto_mtu("tcpnc", "192.0.2.2", 1500), 1440u - 16u + 52u);
 }
 
 TEST(AutoMtu, SecuredPeersPayTheRecordOverhead) {
