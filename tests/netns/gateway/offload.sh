@@ -16,28 +16,11 @@ WORK=$(mktemp -d)
 GW_LOG_FILES=1
 source "$HERE/lib/netns.sh"
 source "$HERE/lib/two_gateways.sh"
+source "$HERE/lib/http_files.sh"
 trap 'rc=$?; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
 
 TRANSPORT=plain build_two_gateway_topology
-for h in h1 h2; do
-  mkdir -p "$WORK/www-$h"
-  head -c $((16 * 1024 * 1024)) /dev/urandom > "$WORK/www-$h/file.bin"
-done
-ns_bg h1 /usr/bin/python3 -m http.server 8080 --bind 10.1.0.2 --directory "$WORK/www-h1" > /dev/null 2>&1
-ns_bg h2 /usr/bin/python3 -m http.server 8080 --bind 10.2.0.2 --directory "$WORK/www-h2" > /dev/null 2>&1
-
-# download FROM TO: curl on host TO fetches FROM's file through the tunnel; compares sha256.
-download() {
-  local from=$1 to=$2 addr
-  [ "$from" = h1 ] && addr=10.1.0.2 || addr=10.2.0.2
-  nsx "$to" curl -sS --max-time 60 -o "$WORK/got-$to.bin" \
-    -w "   $from -> $to: %{size_download} bytes in %{time_total} s\n" "http://$addr:8080/file.bin" \
-    || fail "download $from -> $to failed ($TRANSPORT, offload $OFFLOAD)"
-  local want got
-  want=$(sha256sum < "$WORK/www-$from/file.bin" | cut -d' ' -f1)
-  got=$(sha256sum < "$WORK/got-$to.bin" | cut -d' ' -f1)
-  [ "$want" = "$got" ] || fail "$from -> $to: sha256 $got, want $want ($TRANSPORT, offload $OFFLOAD)"
-}
+serve_random_files
 
 # status_field GW EXPR: a field of gateway GW's status document.
 status_field() { gw_status "$1" | json_get "$2"; }
@@ -57,8 +40,8 @@ for TRANSPORT in plain tcpnc udt; do
       [ "$state" = "$want_state" ] || fail "$g: offloads '$state', want '$want_state'"
     done
     WAIT_SECONDS=15 wait_for nsx h1 ping -c 1 -W 1 10.2.0.2 || fail "no ping through the $TRANSPORT tunnel"
-    download h2 h1
-    download h1 h2
+    download h2 h1 "$TRANSPORT, offload $OFFLOAD"
+    download h1 h2 "$TRANSPORT, offload $OFFLOAD"
     for g in gw1 gw2; do
       frames=$(status_field "$g" 'd["counters"]["tun_gso_frames"]')
       segments=$(status_field "$g" 'd["counters"]["tun_gso_segments"]')
