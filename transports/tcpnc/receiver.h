@@ -1,6 +1,6 @@
 // The receiving half of a TCP/NC session: feeds combinations to the coding/ decoder, hands decoded
 // IP packets out in order exactly once, and acknowledges every combination with the seen number,
-// the received transmission ranges, the rank of each incomplete CW and a timestamp echo.
+// the received transmission ranges, the rank of each incomplete CW and the ACK delay.
 #pragma once
 #include <array>
 #include <cstdint>

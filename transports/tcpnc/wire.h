@@ -16,7 +16,7 @@ inline constexpr std::uint8_t kVersion = 2;
 // Datagram types (byte 1).
 enum class PacketType : std::uint8_t {
   kData = 1,       // one coded combination (coding/ header + payload) with its transmission number
-  kAck = 2,        // seen number, received transmission ranges, per-CW rank, timestamp echo
+  kAck = 2,        // seen number, received transmission ranges, per-CW rank, ACK delay
   kHello = 3,      // session start: version, session id, decoder limits
   kHelloAck = 4,   // answer to HELLO (same body)
   kKeepalive = 5,  // no body: proves the peer session is alive when idle
