@@ -59,12 +59,13 @@ void Sender::start(const Hello& peer, TimePoint now) {
   book_.start(rng_.next(), peer.max_open);
   plan_.start(peer.max_n, now);
   compress_ = s_.header_compression && (peer.flags & kHelloFlagHeaderCompression) != 0;
-  pieces_ = compress_ && (peer.flags & kHelloFlagFormPieces) != 0;
   compressor_.reset();
   source_limit_ = std::min<std::size_t>(max_symbol_, peer.max_packet);  // the peer's limit is on forms
+  // Pieces only where a source holds a bulk segment's compressed head (a sane peer's always does).
+  pieces_ = compress_ && (peer.flags & kHelloFlagFormPieces) != 0 && source_limit_ > kHcBulkFormHead;
   const std::size_t prefix = compress_ ? kHcMaxPrefix : 0;
   const std::size_t whole = source_limit_ > prefix ? source_limit_ - prefix : 0;  // every packet in one source
-  max_packet_ = std::min(configured_max_packet_, pieces_ && source_limit_ > kHcBulkFormHead ? configured_max_packet_ : whole);
+  max_packet_ = pieces_ ? configured_max_packet_ : std::min(configured_max_packet_, whole);
   mss_clamp_ = pieces_ ? clamped_mss(source_limit_) : 0;
   cc_->reset();
   codel_.reset();
