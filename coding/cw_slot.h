@@ -6,8 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "coding/backend.h"
+#include "coding/column_mask.h"
 #include "coding/header.h"
 
 namespace ncgw::coding {
@@ -21,8 +23,8 @@ class CwSlot {
   // An unusable placeholder (no storage); only its bookkeeping fields may be read.
   CwSlot() = default;
   // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed); the owner
-  // guarantees every combination it passes has width <= max_n.
-  CwSlot(std::size_t stride, std::uint8_t* storage, const GfKernels* gf);
+  // guarantees every combination it passes has width <= max_n. Allocates max_n rows' bookkeeping.
+  CwSlot(std::size_t stride, std::size_t max_n, std::uint8_t* storage, const GfKernels* gf);
 
   // Empties the slot for CW `cw_id` (row buffers are cleaned lazily, as they are reused).
   void reset(std::uint64_t cw_id);
@@ -34,12 +36,12 @@ class CwSlot {
   bool decoded(unsigned col) const;
   // Row buffer of column `col` and the bytes in use (for a decoded column: the symbol).
   std::span<const std::uint8_t> row(unsigned col) const;
-  // Columns holding a row (bit i = column i).
-  std::uint64_t pivots() const { return pivots_; }
+  // Columns holding a row.
+  const ColumnMask& pivots() const { return pivots_; }
   // Columns on which any held row has a non-zero coefficient.
-  std::uint64_t columns_used() const;
+  ColumnMask columns_used() const;
   // Source indexes received systematically.
-  std::uint64_t sources_seen() const { return sources_seen_; }
+  const ColumnMask& sources_seen() const { return sources_seen_; }
 
   std::uint64_t cw_id = 0;     // CW this slot holds
   bool live = false;           // holds a CW (reset since construction)
@@ -50,10 +52,19 @@ class CwSlot {
   unsigned rank = 0;           // rows held
 
  private:
-  using CoefRow = std::array<std::uint8_t, 64>;
+  using CoefRow = std::array<std::uint8_t, ColumnMask::kBits>;
+  // What the slot keeps of the row whose pivot is one column, besides its payload buffer.
+  struct RowState {
+    CoefRow coef{};              // coefficient row
+    ColumnMask nz;               // its non-zero columns
+    std::size_t len = 0;         // payload bytes in use
+    std::size_t dirty = 0;       // payload bytes that may be non-zero
+    std::uint32_t seed = 0;      // origin seed (kSeeded rows)
+    std::uint8_t origin_width = 0;  // origin width (0: not a seeded row)
+  };
   bool duplicate(const CodingHeader& h) const;
   static void build(const CodingHeader& h, CoefRow& v);
-  static std::uint64_t nonzero_mask(const CoefRow& v);
+  static ColumnMask nonzero_mask(const CoefRow& v);
   void load(unsigned p, const CodingHeader& h, std::span<const std::uint8_t> payload);
   void row_mad(unsigned dest, unsigned src, std::uint8_t f);
   void back_substitute(unsigned p);
@@ -61,13 +72,8 @@ class CwSlot {
   std::size_t stride_ = 0;
   std::uint8_t* storage_ = nullptr;
   const GfKernels* gf_ = nullptr;
-  std::uint64_t pivots_ = 0, sources_seen_ = 0;
-  std::array<CoefRow, 64> coef_{};           // coefficient row of each column's row
-  std::array<std::uint64_t, 64> nz_{};       // non-zero coefficient mask of each row
-  std::array<std::size_t, 64> len_{};        // bytes in use of each row
-  std::array<std::size_t, 64> dirty_{};      // bytes of each buffer that may be non-zero
-  std::array<std::uint32_t, 64> seed_{};     // origin seed of each row (kSeeded rows)
-  std::array<std::uint8_t, 64> origin_width_{};  // origin width (0: not a seeded row)
+  ColumnMask pivots_, sources_seen_;
+  std::vector<RowState> rows_;  // one per column (max_n), allocated once
 };
 
 }  // namespace ncgw::coding

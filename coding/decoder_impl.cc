@@ -21,7 +21,7 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
   storage_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * stride_);
   slots_.reserve(cfg_.max_open);
   for (std::size_t i = 0; i < cfg_.max_open; ++i)
-    slots_.emplace_back(stride_, storage_.data() + i * cfg_.max_n * stride_,
+    slots_.emplace_back(stride_, cfg_.max_n, storage_.data() + i * cfg_.max_n * stride_,
                         &kernels(cfg_.backend));
 }
 
@@ -55,7 +55,7 @@ bool DecoderImpl::payload_ok(const CodingHeader& h, std::size_t size) const {
 
 // True if every row and source a slot holds lies below column n.
 static bool fits(const CwSlot& s, std::uint64_t n) {
-  return n >= 64 || ((s.columns_used() | s.sources_seen()) >> n) == 0;
+  return (s.columns_used() | s.sources_seen()).below(n);
 }
 
 bool DecoderImpl::consistent(const CwSlot& s, const CodingHeader& h) const {

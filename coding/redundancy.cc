@@ -40,9 +40,15 @@ RedundancyChooser::RedundancyChooser(unsigned n_cap, unsigned k_cap)
     : n_cap_(std::max(n_cap, 1U)), k_cap_(k_cap), src_row_(2 * (n_cap_ + 1)),
       src_((n_cap_ + 1) * src_row_), rep_(2 * (k_cap_ + 1) * (k_cap_ + 1)), cur_(2 * (k_cap_ + 1)),
       next_(2 * (k_cap_ + 1)), f_((k_cap_ + 1) * (n_cap_ + 1)), success_(2 * (n_cap_ + 1)),
-      missing_(2 * (n_cap_ + 1)), met_(n_cap_ + 1) {
-  for (unsigned j = 0; j <= k_cap_; ++j)
-    for (unsigned d = 0; d <= n_cap_; ++d) f_[j * (n_cap_ + 1) + d] = full_rank_probability(j, d);
+      missing_(2 * (n_cap_ + 1)), prefix_q_(k_cap_ + 2), prefix_jq_(k_cap_ + 2), suffix_q_(k_cap_ + 2),
+      prev_eff_(n_cap_ + 1), met_(n_cap_ + 1) {
+  for (unsigned j = 0; j <= k_cap_; ++j) {  // full_rank_probability(j, d), one factor per step in d
+    double prob = 1.0;
+    for (unsigned d = 0; d <= n_cap_; ++d) {
+      f_[j * (n_cap_ + 1) + d] = j < d ? 0.0 : prob;
+      prob *= 1.0 - std::pow(256.0, static_cast<double>(d) - j);
+    }
+  }
 }
 
 double RedundancyChooser::prepare(const GeChannel& ch, unsigned n_max, unsigned k_max) {
@@ -81,17 +87,37 @@ double RedundancyChooser::prepare(const GeChannel& ch, unsigned n_max, unsigned 
 }
 
 void RedundancyChooser::weigh(unsigned k, unsigned n_max, bool field_rank) {
+  // For j >= d + kRankWindow repairs, 1 - F(j, d) < 256^-kRankWindow (below a double's resolution
+  // next to 1): F is 1 there and the sum over j is a suffix sum. Below d repairs the CW misses
+  // d - j DoF, a prefix sum. So each d costs O(kRankWindow) instead of O(k).
+  constexpr unsigned kRankWindow = 8;
   const std::size_t row = n_cap_ + 1;
-  std::fill(success_.begin(), success_.end(), 0.0);
-  std::fill(missing_.begin(), missing_.end(), 0.0);
-  for (unsigned s = 0; s < 2; ++s)
-    for (unsigned d = 0; d <= n_max; ++d)
-      for (unsigned j = 0; j <= k; ++j) {
-        const double q = rep(s, k, j);
-        const double f = field_rank ? full_rank(j, d) : (j >= d ? 1.0 : 0.0);
-        success_[s * row + d] += q * f;
-        missing_[s * row + d] += q * (j < d ? static_cast<double>(d - j) : 1.0 - f);
+  for (unsigned s = 0; s < 2; ++s) {
+    // prefix_q_[j] = sum_{i<j} Q(i), prefix_jq_[j] = sum_{i<j} i Q(i), suffix_q_[j] = sum_{i>=j} Q(i).
+    prefix_q_[0] = prefix_jq_[0] = 0.0;
+    for (unsigned j = 0; j <= k; ++j) {
+      prefix_q_[j + 1] = prefix_q_[j] + rep(s, k, j);
+      prefix_jq_[j + 1] = prefix_jq_[j] + j * rep(s, k, j);
+    }
+    suffix_q_[k + 1] = 0.0;
+    for (unsigned j = k + 1; j-- > 0;) suffix_q_[j] = suffix_q_[j + 1] + rep(s, k, j);
+    for (unsigned d = 0; d <= n_max; ++d) {
+      const unsigned below = std::min(d, k + 1);  // repairs counts j < d that occur (j <= k)
+      double success = 0.0;
+      double missing = d * prefix_q_[below] - prefix_jq_[below];
+      if (d <= k) {
+        const unsigned window_end = field_rank ? std::min(k + 1, d + kRankWindow) : d;
+        for (unsigned j = d; j < window_end; ++j) {
+          const double q = rep(s, k, j), f = full_rank(j, d);
+          success += q * f;
+          missing += q * (1.0 - f);
+        }
+        success += suffix_q_[window_end];
       }
+      success_[s * row + d] = success;
+      missing_[s * row + d] = missing;
+    }
+  }
 }
 
 CwModel RedundancyChooser::combine(unsigned n) const {
@@ -122,14 +148,21 @@ Choice RedundancyChooser::choose(const GeChannel& ch, const ChooserBounds& b) {
   const double e = prepare(ch, n_max, k_max), limit = 1.0 - e;
   Choice best;
   bool have = false;
+  std::fill(prev_eff_.begin(), prev_eff_.end(), -1.0);
   for (unsigned k = 0; k <= k_max; ++k) {
     weigh(k, n_max, true);
+    // For each n, P(round) falls with k and the efficiency n / (n + k + E[missing] / (1 - e)) is
+    // quasi-concave in k (E[missing] is convex): once every n meets the target and has passed its
+    // peak, no larger k can win.
+    bool past_peak = true;
     for (unsigned n = n_min; n <= n_max; ++n) {
       if (static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
       const CwModel m = combine(n);
       Choice cand{n, k, m.p_retransmit, 0.0, limit, m.p_retransmit <= b.target_retransmit};
       const double tx = n + k + (limit > 0 ? m.expected_missing / limit : 1e300);
       cand.efficiency = static_cast<double>(n) / tx;
+      past_peak = past_peak && cand.target_met && cand.efficiency < prev_eff_[n];
+      prev_eff_[n] = cand.efficiency;
       const bool better =
           !have || (cand.target_met != best.target_met ? cand.target_met
                     : cand.target_met ? (cand.efficiency > best.efficiency + 1e-12 ||
@@ -138,6 +171,7 @@ Choice RedundancyChooser::choose(const GeChannel& ch, const ChooserBounds& b) {
                                       : cand.p_retransmit < best.p_retransmit - 1e-15);
       if (better) { best = cand; have = true; }
     }
+    if (have && past_peak) break;
   }
   return best;
 }
@@ -152,11 +186,14 @@ void RedundancyChooser::repairs_by_size(const GeChannel& ch, const ChooserBounds
   met_[0] = 1;
   for (unsigned k = 0; k <= k_max; ++k) {
     weigh(k, n_max, true);
+    bool all_settled = true;  // every size met its target or reached its r_max bound
     for (unsigned n = 1; n <= n_max; ++n) {
       if (met_[n] || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
       out[n] = k;  // the largest allowed k so far: kept if the target is never met
       met_[n] = combine(n).p_retransmit <= b.target_retransmit;
+      all_settled = all_settled && met_[n];
     }
+    if (all_settled) break;
   }
 }
 

@@ -55,7 +55,7 @@ struct Choice {
 
 // Returns, within `b`, the (n, k) of highest predicted efficiency among those meeting the target
 // (ties: smaller n, then smaller k); if none meets it, the pair with the smallest p_retransmit.
-// Cost O(n_max^2 k_max) with early exits; call it when the estimate changes, not per packet.
+// Cost O((n_max - n_min + 1) n_max k_max); call it when the estimate changes, not per packet.
 Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b);
 
 // Repairs for CWs that close before they reach the chosen n (a flush when input pauses): writes to
@@ -63,7 +63,8 @@ Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b);
 // whose P(retransmission round) meets b.target_retransmit, or the largest such k if none does;
 // out[0] = 0. Scaling the chosen k by c / n instead under-protects small CWs (at 10% loss, 2 sources
 // with 1 repair fail 2.8% of the time) and each failed CW costs the tunnel a congestion event.
-// Same cost as choose_redundancy; call it with it, not per packet.
+// Cost O(n_max^2 k_max) at worst (a size leaves the loop once its target is met); call it with
+// choose_redundancy, not per packet.
 void repairs_by_size(const GeChannel& ch, const ChooserBounds& b, std::span<unsigned> out);
 
 // The chooser with its working memory allocated once, for bounds up to (n_cap, k_cap): the same
@@ -99,6 +100,8 @@ class RedundancyChooser {
   std::vector<double> cur_, next_;    // repair DP rows: [j * 2 + s]
   std::vector<double> f_;             // F(j, d), j <= k_cap, d <= n_cap
   std::vector<double> success_, missing_;  // [s * (n_cap + 1) + d] for the k being weighed
+  std::vector<double> prefix_q_, prefix_jq_, suffix_q_;  // weigh(): sums of Q_{s,k}(j) over j
+  std::vector<double> prev_eff_;      // choose(): efficiency of each n at the previous k
   std::vector<char> met_;             // repairs_by_size: target met for size c
 };
 

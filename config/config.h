@@ -41,7 +41,7 @@ struct PlainSettings {
 };
 
 // Largest coding window and most repairs per window the coding layer handles (coding::kMaxWindow).
-inline constexpr std::uint32_t kMaxCodingWindow = 64;
+inline constexpr std::uint32_t kMaxCodingWindow = 255;
 
 // Settings of the TCP/NC transport (paper 002 section 2; docs/tcpnc-mechanism.md).
 struct TcpncSettings {
@@ -52,8 +52,8 @@ struct TcpncSettings {
   std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer; with CWND_max automatic,
                                              // a queueing-delay budget at the measured rate
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
-  std::uint32_t n_max = 64;   // 64/24: Gilbert-Elliott 5%, burst 3 reaches 0.84 of (1-e) (32/16: 0.78)
-  std::uint32_t k_max = 64;                  // most repairs per coding window
+  std::uint32_t n_max = 255;  // upper bound; the CW's delay budget sets n (docs/tcpnc-mechanism.md)
+  std::uint32_t k_max = 255;                 // most repairs per coding window
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   // Upper bound on P(a CW needs a retransmission round); a file that does not set it gets
   // default_retransmission_target(congestion_control).

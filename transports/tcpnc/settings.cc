@@ -49,8 +49,10 @@ namespace ncgw::tcpnc {
 // Every open CW must fit in one ACK's CW list (else the sender would guess its missing DoF).
 static_assert(kMaxAckCws >= 255, "an ACK must list every CW coding_windows() allows open");
 std::size_t coding_windows(const TcpncCoreSettings& s) {
-  if (auto_sized(s)) return kAutoCodingWindows;
+  const std::size_t budget = std::max<std::size_t>(kCodingSymbolBudget, 2 * std::size_t{s.cwnd_max_packets});
+  const std::size_t by_memory = std::max<std::size_t>(4, budget / std::max<std::uint32_t>(1, s.n_max));
+  if (auto_sized(s)) return std::min(kAutoCodingWindows, by_memory);
   const std::size_t w = s.cwnd_max_packets / std::max<std::uint32_t>(1, s.n_min) + 3;
-  return std::clamp<std::size_t>(w, 4, 255);
+  return std::min(std::clamp<std::size_t>(w, 4, 255), by_memory);
 }
 }  // namespace ncgw::tcpnc

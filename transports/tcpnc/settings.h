@@ -20,8 +20,8 @@ struct TcpncCoreSettings {
                                              // with CWND_max automatic too: a queueing-delay budget
                                              // at the path's rate (Sender::auto_queue_limit)
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
-  std::uint32_t n_max = 64;
-  std::uint32_t k_max = 64;                  // most repairs per CW
+  std::uint32_t n_max = 255;
+  std::uint32_t k_max = 255;                 // most repairs per CW
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   double retransmission_target = 0.25;       // latency knob: at most 2 x this many retransmission
                                              // rounds per RTT; per CW at most this (x 2 with bbr)
@@ -57,7 +57,10 @@ struct TcpncCoreSettings {
 // Limits of automatic sizing (cwnd_max_packets 0): memory bounds, not tuning.
 inline constexpr std::uint32_t kAutoCwndCap = 8192;         // transmissions in flight
 inline constexpr std::uint32_t kAutoQueueCapacity = 2048;   // waiting source packets
-inline constexpr std::size_t kAutoCodingWindows = 128;      // CWs open at once
+inline constexpr std::size_t kAutoCodingWindows = 128;      // most CWs open at once
+// Source symbols the encoder's and the decoder's CW slots hold at most (each side preallocates
+// coding windows x n_max symbols): the coding window count shrinks as n_max grows.
+inline constexpr std::size_t kCodingSymbolBudget = 16384;
 
 // Whether the window and buffers are sized automatically (cwnd_max_packets 0).
 inline bool auto_sized(const TcpncCoreSettings& s) { return s.cwnd_max_packets == 0; }
@@ -85,6 +88,7 @@ std::uint32_t effective_sending_buffer(const TcpncCoreSettings& s);
 
 namespace ncgw::tcpnc {
 // CW slots held by the encoder and announced for the decoder: CWND_max / n_min + 3, in [4, 255];
-// kAutoCodingWindows when CWND_max is automatic.
+// kAutoCodingWindows when CWND_max is automatic; in both cases at most what
+// max(kCodingSymbolBudget, 2 x CWND_max) symbols allow at n_max (at least 4).
 std::size_t coding_windows(const TcpncCoreSettings& s);
 }  // namespace ncgw::tcpnc

@@ -99,14 +99,16 @@ TEST_P(TcpncBbrLoss, KeepsTheErasureLimit) {
 
 INSTANTIATE_TEST_SUITE_P(Loss, TcpncBbrLoss,
                          // Bounds below 0.95 are where the retransmission-round bound (half a round
-                         // per RTT, for latency) costs goodput: 64-source CWs at 10-20% loss or in
-                         // bursts need more repairs than the erasure limit (docs/tcpnc-congestion.md).
+                         // per RTT, for latency) costs goodput under bursts: CWs of 129 sources (15 ms
+                         // at this rate) at Gilbert-Elliott 15 % (docs/tcpnc-congestion.md). With CWs
+                         // capped at 64 sources (before 2026-11-28) 10 % gave 0.94, 20 % 0.92, GE 5 %
+                         // 0.91 and GE 15 % 0.87.
                          ::testing::Values(LossCase{"clean", 0, 1, 7002}, LossCase{"bernoulli_1pct", 0.01, 1, 7003},
                                            LossCase{"bernoulli_5pct", 0.05, 1, 7004},
-                                           LossCase{"bernoulli_10pct", 0.10, 1, 7005, 0.92},
-                                           LossCase{"bernoulli_20pct", 0.20, 1, 7006, 0.90},
-                                           LossCase{"ge_5pct_burst3", 0.05, 3, 7007, 0.88},
-                                           LossCase{"ge_15pct_burst3", 0.15, 3, 7008, 0.85}),
+                                           LossCase{"bernoulli_10pct", 0.10, 1, 7005},
+                                           LossCase{"bernoulli_20pct", 0.20, 1, 7006},
+                                           LossCase{"ge_5pct_burst3", 0.05, 3, 7007},
+                                           LossCase{"ge_15pct_burst3", 0.15, 3, 7008, 0.92}),
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace

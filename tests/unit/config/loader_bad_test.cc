@@ -460,9 +460,9 @@ peers:
     endpoint: 10.0.0.2
     transport: tcpnc
     security: none
-    tcpnc: {n_max: 65}
+    tcpnc: {n_max: 256}
 )",
-     "test.yaml:7:20: peers[0].tcpnc.n_max: expected an integer in 1..64, got 65"},
+     "test.yaml:7:20: peers[0].tcpnc.n_max: expected an integer in 1..255, got 256"},
     {"fixed_n_outside_bounds",
      R"(gateway: {name: gw1}
 peers:
