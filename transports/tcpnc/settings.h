@@ -59,8 +59,8 @@ inline constexpr std::uint32_t kAutoCwndCap = 8192;         // transmissions in 
 inline constexpr std::uint32_t kAutoQueueCapacity = 2048;   // waiting source packets
 inline constexpr std::size_t kAutoCodingWindows = 128;      // most CWs open at once
 // Source symbols the encoder's and the decoder's CW slots hold at most (each side preallocates
-// coding windows x n_max symbols): the coding window count shrinks as n_max grows.
-inline constexpr std::size_t kCodingSymbolBudget = 16384;
+// coding windows x n_max symbols, zero pages until used): 128 windows of 255 sources.
+inline constexpr std::size_t kCodingSymbolBudget = 32768;
 
 // Whether the window and buffers are sized automatically (cwnd_max_packets 0).
 inline bool auto_sized(const TcpncCoreSettings& s) { return s.cwnd_max_packets == 0; }

@@ -4,7 +4,7 @@
 Monte Carlo over a Gilbert-Elliott chain (seeded, replayable), counted in packet slots (one slot =
 one packet's transmission time at the path rate; at 10 Mbit/s and 1,340-byte packets, 1.1 ms).
 Three ways to place the repairs of a coding window (CW) are compared:
-  end      n sources, then k repairs over all of them (what the tunnel does);
+  end      n sources, then k repairs over all of them (what the tunnel does; n <= 255);
   spread   a repair over the sources sent so far after every m-th of 64 sources, f more at the end;
   sliding  the same without CW ends (640 sources per window: a sliding-window code).
 A repair that arrives fixes one earlier source still missing (any repair covers every source
@@ -79,8 +79,8 @@ def spread_plan(n, m, f):
 
 def candidates():
     """(family, label, plan, CWs to simulate) for every layout compared."""
-    for n in (4, 8, 13, 27, 64):
-        for k in range(0, 17):
+    for n in (4, 8, 13, 27, 64, 128, 255):  # CWs of up to 255 sources since 2026-11-28 (64 before)
+        for k in range(0, 17 if n <= 27 else 41):
             yield "end", f"n {n}, k {k}", end_plan(n, k), max(2000, 60000 // n)
     for m in (4, 5, 6, 7, 8, 10, 13):
         for f in (1, 2, 3, 4, 6):
