@@ -12,8 +12,8 @@
 
 namespace ncgw::coding {
 
-CwSlot::CwSlot(std::size_t stride, std::size_t max_n, std::uint8_t* storage, const GfKernels* gf)
-    : stride_(stride), storage_(storage), gf_(gf), rows_(max_n) {}
+CwSlot::CwSlot(std::size_t stride, std::uint8_t* storage, CwRowState* rows, const GfKernels* gf)
+    : stride_(stride), storage_(storage), gf_(gf), rows_(rows) {}
 
 void CwSlot::reset(std::uint64_t id) {
   cw_id = id;

@@ -6,13 +6,24 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <vector>
 
 #include "coding/backend.h"
 #include "coding/column_mask.h"
 #include "coding/header.h"
 
 namespace ncgw::coding {
+
+// What a CW slot keeps of the row whose pivot is one column, besides its payload buffer. All
+// zero is the initial state, so an owner may lend rows from zeroed memory (calloc: untouched rows
+// of a large reservation cost no memory).
+struct CwRowState {
+  std::array<std::uint8_t, ColumnMask::kBits> coef;  // coefficient row
+  ColumnMask nz;               // its non-zero columns
+  std::size_t len;             // payload bytes in use
+  std::size_t dirty;           // payload bytes that may be non-zero
+  std::uint32_t seed;          // origin seed (kSeeded rows)
+  std::uint8_t origin_width;   // origin width (0: not a seeded row)
+};
 
 // Eliminates combinations of one CW; knows nothing of bases or of other CWs.
 class CwSlot {
@@ -22,9 +33,9 @@ class CwSlot {
 
   // An unusable placeholder (no storage); only its bookkeeping fields may be read.
   CwSlot() = default;
-  // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed); the owner
-  // guarantees every combination it passes has width <= max_n. Allocates max_n rows' bookkeeping.
-  CwSlot(std::size_t stride, std::size_t max_n, std::uint8_t* storage, const GfKernels* gf);
+  // `storage` holds max_n row buffers of `stride` bytes (64-byte aligned, zeroed) and `rows` max_n
+  // zeroed row states; the owner guarantees every combination it passes has width <= max_n.
+  CwSlot(std::size_t stride, std::uint8_t* storage, CwRowState* rows, const GfKernels* gf);
 
   // Empties the slot for CW `cw_id` (row buffers are cleaned lazily, as they are reused).
   void reset(std::uint64_t cw_id);
@@ -53,15 +64,7 @@ class CwSlot {
 
  private:
   using CoefRow = std::array<std::uint8_t, ColumnMask::kBits>;
-  // What the slot keeps of the row whose pivot is one column, besides its payload buffer.
-  struct RowState {
-    CoefRow coef{};              // coefficient row
-    ColumnMask nz;               // its non-zero columns
-    std::size_t len = 0;         // payload bytes in use
-    std::size_t dirty = 0;       // payload bytes that may be non-zero
-    std::uint32_t seed = 0;      // origin seed (kSeeded rows)
-    std::uint8_t origin_width = 0;  // origin width (0: not a seeded row)
-  };
+  using RowState = CwRowState;
   bool duplicate(const CodingHeader& h) const;
   static void build(const CodingHeader& h, CoefRow& v);
   static ColumnMask nonzero_mask(const CoefRow& v);
@@ -73,7 +76,7 @@ class CwSlot {
   std::uint8_t* storage_ = nullptr;
   const GfKernels* gf_ = nullptr;
   ColumnMask pivots_, sources_seen_;
-  std::vector<RowState> rows_;  // one per column (max_n), allocated once
+  RowState* rows_ = nullptr;    // one per column (max_n), lent by the owner
 };
 
 }  // namespace ncgw::coding

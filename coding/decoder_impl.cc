@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <stdexcept>
+#include <type_traits>
 
 #include "transports/common/byte_order.h"
 
@@ -19,9 +20,12 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
       cfg_.max_packet > kMaxPacket)
     throw std::invalid_argument("DecoderConfig out of range");
   storage_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * stride_);
+  static_assert(std::is_trivially_copyable_v<CwRowState> && alignof(CwRowState) <= kSymbolAlign);
+  row_states_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * sizeof(CwRowState));  // zero: initial state
+  auto* rows = reinterpret_cast<CwRowState*>(row_states_.data());
   slots_.reserve(cfg_.max_open);
   for (std::size_t i = 0; i < cfg_.max_open; ++i)
-    slots_.emplace_back(stride_, cfg_.max_n, storage_.data() + i * cfg_.max_n * stride_,
+    slots_.emplace_back(stride_, storage_.data() + i * cfg_.max_n * stride_, rows + i * cfg_.max_n,
                         &kernels(cfg_.backend));
 }
 

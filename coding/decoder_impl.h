@@ -39,7 +39,8 @@ class DecoderImpl {
 
   DecoderConfig cfg_;
   std::size_t stride_;
-  AlignedBuffer storage_;
+  AlignedBuffer storage_;      // max_open x max_n row buffers
+  AlignedBuffer row_states_;   // max_open x max_n CwRowState, zero until used
   std::vector<CwSlot> slots_;
   std::uint64_t oldest_, oldest_base_, highest_;  // highest: largest CW id given a slot
   unsigned release_idx_ = 0;                       // next source index to release in oldest_
