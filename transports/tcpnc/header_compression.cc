@@ -120,11 +120,13 @@ std::size_t HeaderCompressor::compress(std::span<const std::uint8_t> packet, std
   const std::size_t header = inner_header_length(packet);
   if (header == 0) {
     const std::uint8_t version = packet.empty() ? 0 : packet[0] >> 4;
-    std::size_t at = 0;
-    if (version == kHcFormBare4 || version == kHcFormBare6) {
+    const bool bare = version == kHcFormBare4 || version == kHcFormBare6;
+    const std::size_t at = bare ? 0 : 1;
+    if (at + packet.size() > out.size()) return 0;
+    if (bare) {
       ++ctr_.bare;
     } else {
-      out[at++] = kHcFormOpaque << 4;
+      out[0] = kHcFormOpaque << 4;
       ++ctr_.opaque;
     }
     std::copy(packet.begin(), packet.end(), out.begin() + static_cast<std::ptrdiff_t>(at));
@@ -135,6 +137,8 @@ std::size_t HeaderCompressor::compress(std::span<const std::uint8_t> packet, std
   std::size_t n = 0;
   if (c.length == header && c.header[0] == packet[0] && c.compressed < kHcRefreshEvery && header_checksum_ok(packet))
     n = write_compressed(c, packet, header, context, serial, out);
+  if (n == kNoRoom) return 0;
+  if (n == 0 && kHcMaxPrefix + packet.size() > out.size()) return 0;
   if (n != 0) {
     ++c.compressed;
     ++ctr_.compressed;
@@ -168,6 +172,7 @@ std::size_t HeaderCompressor::write_compressed(const HcContext& c, std::span<con
     if (bitmap[j] != 0) { set_bit(mask.data(), j); ++used; }
   const std::size_t head = kHcMaxPrefix + mask_bytes + used + changed;
   if (head >= header) return 0;  // not shorter than the packet itself
+  if (head + packet.size() - header > out.size()) return kNoRoom;
   std::uint8_t* o = out.data();
   o[0] = static_cast<std::uint8_t>(kHcFormCompressed << 4 | serial);
   o[1] = context;

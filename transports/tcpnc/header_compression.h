@@ -59,13 +59,17 @@ class HeaderCompressor {
   // the sender uses the flow bucket its entrance queue already computed, which is the same hash.
   static std::uint8_t context_for(std::span<const std::uint8_t> packet);
   // Writes the form of `packet`, on context `context` (any value is correct; packets of one flow
-  // on one context compress well), into `out`, which has room for packet.size() + kHcMaxPrefix
-  // bytes; returns the form's size.
+  // on one context compress well), into `out` and returns the form's size; if the form is longer
+  // than `out`, writes nothing, changes no context or counter and returns 0 (with room for
+  // packet.size() + kHcMaxPrefix bytes every form fits).
   std::size_t compress(std::span<const std::uint8_t> packet, std::uint8_t context, std::span<std::uint8_t> out);
   const HcCounters& counters() const { return ctr_; }
 
  private:
-  // Writes the compressed form against `c` if it is shorter than the full one; 0 otherwise.
+  // write_compressed(): the compressed form would not fit `out` (nothing written).
+  static constexpr std::size_t kNoRoom = SIZE_MAX;
+  // Writes the compressed form against `c` if it is shorter than the full one and fits `out`; 0 if
+  // it is not shorter, kNoRoom if it does not fit.
   std::size_t write_compressed(const HcContext& c, std::span<const std::uint8_t> packet, std::size_t header,
                                std::uint8_t context, std::uint8_t serial, std::span<std::uint8_t> out) const;
 

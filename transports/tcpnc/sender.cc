@@ -147,16 +147,35 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   }
   if (!e) return 0;
   last_add_ = now;
-  if (compress_ && !splitter_.pending()) load_front(now);
-  const std::span<const std::uint8_t> source = compress_ ? splitter_.next() : queue_.front();
-  const coding::Combination comb = e->add_source(source);
+  const coding::Combination comb = add_next_source(*e, now);
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
-  if (!compress_) pop_front(now);
   ++ctr_.sources_sent;
   return n;
 }
 
-void Sender::load_front(TimePoint now) {
+coding::Combination Sender::add_next_source(coding::CwEncoder& e, TimePoint now) {
+  if (!compress_) {
+    const coding::Combination c = e.add_source(queue_.front());
+    pop_front(now);
+    return c;
+  }
+  if (!splitter_.pending()) {
+    const std::span<const std::uint8_t> packet = front_packet();
+    const auto context = static_cast<std::uint8_t>(queue_.front_bucket() % kHcContexts);  // the flow's hash, once
+    const std::span<std::uint8_t> slot = e.next_source_buffer();
+    // Most forms fit one source: compressed straight into the CW's source buffer (one copy of the
+    // payload). A longer one (a full header at the TUN MTU) goes through the splitter, in pieces.
+    if (const std::size_t n = compressor_.compress(packet, context, slot.first(std::min(slot.size(), source_limit_)))) {
+      pop_front(now);
+      return e.commit_source(n);
+    }
+    splitter_.load(compressor_.compress(packet, context, splitter_.form_buffer()), source_limit_);
+    pop_front(now);
+  }
+  return e.add_source(splitter_.next());
+}
+
+std::span<const std::uint8_t> Sender::front_packet() {
   std::span<const std::uint8_t> packet = queue_.front();
   if (mss_clamp_ != 0 && transport::syn_mss(packet) > mss_clamp_) {
     const std::span<std::uint8_t> copy = std::span<std::uint8_t>(syn_buf_).first(packet.size());
@@ -165,9 +184,7 @@ void Sender::load_front(TimePoint now) {
     ++ctr_.mss_clamped;
     packet = copy;
   }
-  const auto context = static_cast<std::uint8_t>(queue_.front_bucket() % kHcContexts);  // the flow's hash, once
-  splitter_.load(compressor_.compress(packet, context, splitter_.form_buffer()), source_limit_);
-  pop_front(now);
+  return packet;
 }
 
 void Sender::pop_front(TimePoint now) {

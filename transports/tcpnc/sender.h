@@ -117,8 +117,11 @@ class Sender {
   std::size_t send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   // Something waits to become a source: a queued packet or the rest of a form in pieces.
   bool has_input() const { return !queue_.empty() || splitter_.pending(); }
-  // Compresses the queue's front packet (its SYN MSS clamped) into the splitter and pops it.
-  void load_front(TimePoint now);
+  // Adds the next source to the filling CW `e`: the queue's front packet (compressed, popped) or
+  // the splitter's next piece.
+  coding::Combination add_next_source(coding::CwEncoder& e, TimePoint now);
+  // The queue's front packet, its SYN MSS clamped (into syn_buf_) where the session clamps.
+  std::span<const std::uint8_t> front_packet();
   // Pops the queue's front packet, accounting for its wait at the entrance.
   void pop_front(TimePoint now);
   std::size_t send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,

@@ -125,6 +125,42 @@ TEST(HeaderCompression, ABulkTcpFlowsHeadersShrinkToAFewBytesAndComeBackExact) {
   EXPECT_EQ(s.rx.counters().context_breaks, 0u);
 }
 
+// A form longer than the room given is not written and leaves no trace: the sender then
+// compresses the same packet again into a larger buffer (to send it in pieces), and the stream
+// stays exact. Room for one byte less than each form, then the exact size, for every kind.
+TEST(HeaderCompression, AFormThatDoesNotFitIsNotWrittenAndChangesNothing) {
+  Stream s;
+  Spec tcp, udp;
+  udp.protocol = 17;
+  udp.sport = 5000;
+  Bytes opaque(200, 0x00);  // version 0: not IP
+  HeaderCompressor twin;  // fed the same packets: gives each form's size and bytes
+  Bytes room(9100);
+  for (int i = 0; i < 150; ++i) {
+    tcp.seq = static_cast<std::uint32_t>(i) * 1300;
+    tcp.ip_id = udp.ip_id = static_cast<std::uint16_t>(i);
+    for (const Bytes& p : {make_packet(tcp), make_packet(udp), opaque}) {
+      const std::uint8_t ctx = HeaderCompressor::context_for(p);
+      const std::size_t size = twin.compress(p, ctx, room);
+      ASSERT_GT(size, 0u);
+      const HcCounters before = s.tx.counters();
+      Bytes small(size - 1, 0xEE);
+      ASSERT_EQ(s.tx.compress(p, ctx, small), 0u) << i;
+      EXPECT_EQ(small, Bytes(size - 1, 0xEE)) << i;
+      EXPECT_EQ(s.tx.counters().compressed, before.compressed);
+      EXPECT_EQ(s.tx.counters().full, before.full);
+      Bytes exact(size);
+      ASSERT_EQ(s.tx.compress(p, ctx, exact), size) << i;
+      EXPECT_EQ(exact, Bytes(room.begin(), room.begin() + static_cast<std::ptrdiff_t>(size))) << i;
+      const auto n = s.rx.decompress(exact, s.out);
+      ASSERT_TRUE(n) << i;
+      ASSERT_EQ(Bytes(s.out.begin(), s.out.begin() + static_cast<std::ptrdiff_t>(*n)), p) << i;
+    }
+  }
+  EXPECT_GT(s.tx.counters().compressed, 200u);
+  EXPECT_EQ(s.rx.counters().context_breaks, 0u);
+}
+
 // Many flows of every kind in a seeded random order, more flows than contexts (so they collide).
 TEST(HeaderCompression, EveryMixOfFlowsAndCollisionsComesBackBitForBit) {
   std::mt19937 rng(20261127);
