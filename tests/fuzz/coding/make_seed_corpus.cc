@@ -20,19 +20,19 @@ std::vector<std::uint8_t> datagram(const Combination& c) {
   return d;
 }
 
-// One stream of `cws` CWs under loss `loss`, seeded by `seed`.
-std::vector<std::uint8_t> stream(std::uint64_t seed, int cws, double loss, std::size_t max_len) {
+// One stream of `cws` CWs of at most `max_n` sources under loss `loss`, seeded by `seed`.
+std::vector<std::uint8_t> stream(std::uint64_t seed, int cws, double loss, std::size_t max_len, unsigned max_n) {
   ncgw::transport::Rng rng(seed);
   EncoderConfig ec;
   ec.max_open = fuzz::kMaxOpen;
   ec.limits.max_packet = fuzz::kMaxPacket;
-  ec.limits.max_n = 8;
+  ec.limits.max_n = max_n;
   ec.salt = seed;
   Encoder enc(ec);
   std::vector<std::uint8_t> out;
   std::vector<std::vector<std::uint8_t>> held;  // delayed datagrams (reordering)
   for (int c = 0; c < cws; ++c) {
-    const unsigned n = 1 + static_cast<unsigned>(rng.below(8));
+    const unsigned n = 1 + static_cast<unsigned>(rng.below(max_n));
     CwEncoder* cw = enc.open(n, static_cast<unsigned>(rng.below(3)));
     if (cw == nullptr) { enc.release_oldest(); cw = enc.open(n, 1); }
     const unsigned stop = rng.bernoulli(0.3) ? 1 + static_cast<unsigned>(rng.below(n)) : n;
@@ -69,11 +69,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s <corpus-dir>\n", argv[0]);
     return 2;
   }
-  const struct { int cws; double loss; std::size_t max_len; } shapes[] = {
-      {1, 0.0, 40}, {2, 0.3, 100}, {4, 0.5, 200}, {6, 0.2, 64}, {3, 0.0, 1500}, {8, 0.4, 30}};
+  const struct { int cws; double loss; std::size_t max_len; unsigned max_n; } shapes[] = {
+      {1, 0.0, 40, 8},  {2, 0.3, 100, 8}, {4, 0.5, 200, 8}, {6, 0.2, 64, 8},
+      {3, 0.0, 1500, 8}, {8, 0.4, 30, 8},  {2, 0.1, 12, 255}, {3, 0.3, 8, 200}};  // the last two: wide CWs
   int i = 0;
   for (const auto& s : shapes) {
-    const auto bytes = stream(100 + static_cast<std::uint64_t>(i), s.cws, s.loss, s.max_len);
+    const auto bytes = stream(100 + static_cast<std::uint64_t>(i), s.cws, s.loss, s.max_len, s.max_n);
     std::ofstream f(std::string(argv[1]) + "/seed_" + std::to_string(i++), std::ios::binary);
     f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   }
