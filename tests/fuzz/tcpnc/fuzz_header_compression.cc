@@ -2,8 +2,8 @@
 // sequence of chunks, each [u16 big-endian length][bytes]. Every chunk goes (1) through a form
 // joiner to a decompressor as a source from the network, which must reject or rebuild it without
 // reading or writing out of bounds, and (2) as an inner packet, its SYN MSS clamped, through a
-// compressor, a splitter (sources of a size the chunk picks), a second joiner and decompressor,
-// which must give back exactly the (clamped) chunk.
+// compressor (into one source of a size the chunk picks, or, when its form does not fit there, a
+// splitter), a second joiner and decompressor, which must give back exactly the (clamped) chunk.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -50,12 +50,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::uint16_t mss = static_cast<std::uint16_t>(500 + len % 1000);
     ncgw::transport::clamp_syn_mss(inner, mss);
     if (const auto m = ncgw::transport::syn_mss(inner); m > mss) std::abort();
-    const std::size_t f = tx.compress(inner, HeaderCompressor::context_for(inner), splitter.form_buffer());
-    if (f > chunk.size() + kHcMaxPrefix) std::abort();
-    splitter.load(f, kHcPiecePrefix + 1 + len % 700);
+    // As the sender does: first into one source's room (the form must fit or be refused untouched),
+    // then, if refused, into the splitter.
+    const std::size_t limit = kHcPiecePrefix + 1 + len % 700;
+    std::vector<std::uint8_t> source(limit + 1, 0xA5);
+    const std::uint8_t ctx = HeaderCompressor::context_for(inner);
     std::optional<std::size_t> n;
-    while (splitter.pending())
-      if (const auto joined = rx_joiner.add(splitter.next())) n = rx.decompress(*joined, back);
+    if (const std::size_t direct = tx.compress(inner, ctx, std::span(source).first(limit))) {
+      if (direct > limit || source[limit] != 0xA5) std::abort();
+      if (const auto joined = rx_joiner.add(std::span(source).first(direct))) n = rx.decompress(*joined, back);
+    } else {
+      if (!std::all_of(source.begin(), source.end(), [](std::uint8_t b) { return b == 0xA5; })) std::abort();
+      const std::size_t f = tx.compress(inner, ctx, splitter.form_buffer());
+      if (f <= limit || f > chunk.size() + kHcMaxPrefix) std::abort();  // refused, so it did not fit
+      splitter.load(f, limit);
+      while (splitter.pending())
+        if (const auto joined = rx_joiner.add(splitter.next())) n = rx.decompress(*joined, back);
+    }
     if (!n || *n != inner.size() || !std::equal(inner.begin(), inner.end(), back.begin())) std::abort();
   }
   return 0;
