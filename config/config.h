@@ -52,7 +52,7 @@ struct TcpncSettings {
   std::uint32_t sending_buffer_packets = 0;  // 0: CWND_max + link buffer; with CWND_max automatic,
                                              // a queueing-delay budget at the measured rate
   std::uint32_t n_min = 4;                   // coding window size bounds (source packets)
-  std::uint32_t n_max = 255;  // upper bound; the CW's delay budget sets n (docs/tcpnc-mechanism.md)
+  std::uint32_t n_max = 255;  // upper bound; the CW's delay budget sets n (docs/tcpnc-congestion.md)
   std::uint32_t k_max = 255;                 // most repairs per coding window
   double r_max = 2.0;                        // largest redundancy factor R = (n + k) / n
   // Upper bound on P(a CW needs a retransmission round); a file that does not set it gets
