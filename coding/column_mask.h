@@ -35,14 +35,9 @@ class ColumnMask {
   }
   // Clears and returns the lowest set column (requires !none()).
   unsigned pop_lowest() {
-    for (std::size_t i = 0; i < kWords; ++i) {
-      if (w_[i] != 0) {
-        const unsigned c = static_cast<unsigned>(64 * i + std::countr_zero(w_[i]));
-        w_[i] &= w_[i] - 1;
-        return c;
-      }
-    }
-    return kBits;
+    const unsigned c = lowest();
+    w_[c / 64] &= w_[c / 64] - 1;  // the lowest set bit of that word is c's
+    return c;
   }
   // True if every set column is below `n`.
   bool below(std::size_t n) const {
@@ -52,9 +47,7 @@ class ColumnMask {
       if (w_[i] != 0) return false;
     return true;
   }
-  // Word `i` of the set (bit j = column 64 i + j).
-  std::uint64_t word(std::size_t i) const { return w_[i]; }
-  // Sets word `i` to `bits`.
+  // Sets word `i` to `bits` (bit j = column 64 i + j).
   void set_word(std::size_t i, std::uint64_t bits) { w_[i] = bits; }
 
   ColumnMask& operator|=(const ColumnMask& o) {
