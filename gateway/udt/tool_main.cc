@@ -30,6 +30,7 @@ struct Options {
   std::uint64_t seed = 0;
   double timeout_s = 0;
   double linger_s = 3;  // sender: after everything is acknowledged, wait this long for the peer to close
+  std::uint64_t expect_bytes = 0;  // receiver: done once this many bytes arrived (0: when the peer closes)
   bool quiet = false;
 };
 
@@ -75,7 +76,8 @@ class Sender {
   bool eof_ = false, error_ = false;
 };
 
-// Drains the connection into the output (file or stdout); true when the peer closed and all is read.
+// Drains the connection into the output (file or stdout); true when the expected byte count arrived,
+// or (none expected) when the peer closed and all is read.
 class Receiver {
  public:
   explicit Receiver(int fd, const Options& o) : fd_(fd), o_(o), buf_(1 << 16) {}
@@ -92,6 +94,7 @@ class Receiver {
       }
       write_all(n);
     }
+    if (o_.expect_bytes > 0) return bytes_ >= o_.expect_bytes;
     return c->peer_closed() && !c->readable();
   }
   std::uint64_t bytes() const { return bytes_; }
@@ -152,7 +155,7 @@ int run(const Options& o, bool sending) {
   std::string failure;
   const auto timeout = o.timeout_s > 0 ? std::chrono::nanoseconds(static_cast<std::int64_t>(o.timeout_s * 1e9))
                                        : std::chrono::nanoseconds(std::chrono::hours(24 * 365));
-  std::optional<TimePoint> sent_all_at;
+  std::optional<TimePoint> sent_all_at, got_all_at;
   const auto linger = std::chrono::nanoseconds(static_cast<std::int64_t>(o.linger_s * 1e9));
   const bool ok = drv.run([&](TimePoint now) {
     if (!id) {
@@ -161,6 +164,13 @@ int run(const Options& o, bool sending) {
     }
     Connection* c = ep.find(*id);
     if (c->state() == ConnState::connecting) return false;
+    // UDT4 sends its shutdown once, unacknowledged: a receiver that knows the length is done when
+    // it has read it, however the connection ends afterwards (closed, or broken by a lost shutdown);
+    // it lingers so that its last ACKs reach the sender before its own shutdown does.
+    if (!sending && o.expect_bytes > 0 && (got_all_at || rcv.step(c))) {
+      if (!got_all_at) got_all_at = now;
+      return c->state() != ConnState::connected || now - *got_all_at >= linger;
+    }
     if (c->state() != ConnState::connected && !(c->peer_closed() && !sending)) {
       // a receiver that got everything may close before its last ACK reaches us
       const bool receiver_done = sending && c->peer_closed() && snd.all_queued() && c->all_sent();
@@ -209,7 +219,8 @@ void add_common(CLI::App* cmd, Options& o) {
   cmd->add_option("--seed", o.seed, "seed for socket ids and sequence numbers (0: from the clock)");
   cmd->add_option("--timeout", o.timeout_s, "give up after this many seconds (0: never)");
   cmd->add_option("--linger", o.linger_s,
-                  "sender: seconds to wait for the peer to close after everything was acknowledged (default 3)");
+                  "seconds to wait for the peer to close after everything was acknowledged (sender) or received "
+                  "(receiver with --bytes); default 3");
   cmd->add_flag("-q,--quiet", o.quiet, "no statistics on stderr");
 }
 
@@ -227,6 +238,8 @@ int main(int argc, char** argv) {
   recv->alias("recv");
   add_common(recv, o);
   recv->add_option("--file", o.file, "file to write (default: stdout)");
+  recv->add_option("--bytes", o.expect_bytes,
+                   "stop with success once this many bytes arrived (default: read until the peer closes)");
   CLI11_PARSE(app, argc, argv);
   if (o.role != "listener" && o.peer.empty()) {
     std::fprintf(stderr, "ncgw-udt: --peer is required for --role %s\n", o.role.c_str());

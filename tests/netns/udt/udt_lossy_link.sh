@@ -5,6 +5,8 @@
 #   2. libudt caller sends   -> ncgw-udt listener receives (libudt's generated stream; FNV checksum)
 #   3. ncgw-udt caller sends -> libudt listener receives  (the file of 2; FNV checksum)
 # and linkem must have dropped ~2% of the frames in each direction (the loss really happened).
+# The ncgw-udt receivers are given the length (--bytes): UDT4 sends its shutdown once, unacknowledged,
+# so with 2% loss a receiver that waits for it sometimes sees the connection break instead.
 #   a 192.168.78.1 -- [L: linkem] -- 192.168.78.2 b
 # Usage: udt_lossy_link.sh /path/to/ncgw-udt /path/to/linkem /path/to/udt_peer
 set -euo pipefail
@@ -45,7 +47,7 @@ PORT=9100
 
 echo "== 1. ncgw-udt -> ncgw-udt"
 PORT=$((PORT + 1))
-ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got1.bin" --timeout 90
+ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got1.bin" --bytes "$BYTES" --timeout 90
 RX=$LAST_PID
 sleep 0.3
 start=$(date +%s.%N)
@@ -60,7 +62,7 @@ echo "   got  sha256 $b"
 
 echo "== 2. libudt caller -> ncgw-udt listener"
 PORT=$((PORT + 1))
-ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got2.bin" --timeout 90
+ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got2.bin" --bytes "$BYTES" --timeout 90
 RX=$LAST_PID
 sleep 0.3
 SENT=$(nsx a timeout 100 "$PEER" role=caller local=192.168.78.1 peer=192.168.78.2:$PORT dir=send bytes=$BYTES seed=$SEED | grep -E '^(done|error)') \
