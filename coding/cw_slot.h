@@ -37,6 +37,14 @@ class CwSlot {
   // zeroed row states; the owner guarantees every combination it passes has width <= max_n.
   CwSlot(std::size_t stride, std::uint8_t* storage, CwRowState* rows, const GfKernels* gf);
 
+  // Lends the slot another block of row buffers and row states (as in the constructor; nullptr
+  // for none). The rows keep the state the block's previous slot left: reset() cleans them
+  // lazily as its own.
+  void bind(std::uint8_t* storage, CwRowState* rows) {
+    storage_ = storage;
+    rows_ = rows;
+  }
+
   // Empties the slot for CW `cw_id` (row buffers are cleaned lazily, as they are reused).
   void reset(std::uint64_t cw_id);
 

@@ -5,6 +5,7 @@
 #include <bit>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "transports/common/byte_order.h"
 
@@ -22,11 +23,11 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
   storage_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * stride_);
   static_assert(std::is_trivially_copyable_v<CwRowState> && alignof(CwRowState) <= kSymbolAlign);
   row_states_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * sizeof(CwRowState));  // zero: initial state
-  auto* rows = reinterpret_cast<CwRowState*>(row_states_.data());
   slots_.reserve(cfg_.max_open);
-  for (std::size_t i = 0; i < cfg_.max_open; ++i)
-    slots_.emplace_back(stride_, storage_.data() + i * cfg_.max_n * stride_, rows + i * cfg_.max_n,
-                        &kernels(cfg_.backend));
+  for (std::size_t i = 0; i < cfg_.max_open; ++i) slots_.emplace_back(stride_, nullptr, nullptr, &kernels(cfg_.backend));
+  block_of_.assign(cfg_.max_open, kNoBlock);
+  free_blocks_.reserve(cfg_.max_open);
+  for (std::size_t b = cfg_.max_open; b-- > 0;) free_blocks_.push_back(static_cast<std::uint32_t>(b));
 }
 
 const CwSlot* DecoderImpl::live_slot(std::uint64_t id) const {
@@ -36,7 +37,15 @@ const CwSlot* DecoderImpl::live_slot(std::uint64_t id) const {
 }
 
 CwSlot& DecoderImpl::slot_for(std::uint64_t id) {
-  CwSlot& s = slots_[id % cfg_.max_open];
+  const std::size_t i = id % cfg_.max_open;
+  CwSlot& s = slots_[i];
+  if (block_of_[i] == kNoBlock) {  // a free block exists: each lent one belongs to a CW in the window
+    const std::uint32_t b = free_blocks_.back();
+    free_blocks_.pop_back();
+    block_of_[i] = b;
+    s.bind(storage_.data() + b * cfg_.max_n * stride_,
+           reinterpret_cast<CwRowState*>(row_states_.data()) + b * cfg_.max_n);
+  }
   if (!s.live || s.cw_id != id) s.reset(id);
   if (id > highest_) highest_ = id;
   return s;
@@ -194,6 +203,7 @@ void DecoderImpl::settle() {
     if (s == nullptr) return;
     if (s->n_final && release_idx_ >= s->width) {  // whole CW released: slide the window
       oldest_base_ += s->width;
+      give_back_rows(oldest_ % cfg_.max_open);
       ++oldest_;
       release_idx_ = 0;
       continue;
@@ -205,6 +215,12 @@ void DecoderImpl::settle() {
     }
     return;
   }
+}
+
+void DecoderImpl::give_back_rows(std::size_t slot_index) {
+  free_blocks_.push_back(std::exchange(block_of_[slot_index], kNoBlock));
+  slots_[slot_index].live = false;
+  slots_[slot_index].bind(nullptr, nullptr);
 }
 
 CwStatus DecoderImpl::make_status(std::uint64_t id) const {

@@ -33,15 +33,22 @@ class DecoderImpl {
   std::optional<std::uint64_t> known_base(std::uint64_t id) const;
   const CwSlot* live_slot(std::uint64_t id) const;
   CwSlot& slot_for(std::uint64_t id);
+  void give_back_rows(std::size_t slot_index);
   static bool complete(const CwSlot& s) { return s.n_final && s.rank == s.width; }
   CwStatus make_status(std::uint64_t id) const;
   void settle();
 
   DecoderConfig cfg_;
   std::size_t stride_;
-  AlignedBuffer storage_;      // max_open x max_n row buffers
-  AlignedBuffer row_states_;   // max_open x max_n CwRowState, zero until used
+  AlignedBuffer storage_;      // max_open blocks of max_n row buffers
+  AlignedBuffer row_states_;   // max_open blocks of max_n CwRowState, zero until used
   std::vector<CwSlot> slots_;
+  // Blocks are lent to slots as CWs arrive and given back as they are released, last in first
+  // out, so the pages in use follow the CWs open at once, not the slot count: the ring of slots
+  // would otherwise write every block in turn.
+  std::vector<std::uint32_t> free_blocks_;  // stack of unlent block indexes
+  std::vector<std::uint32_t> block_of_;     // per slot: its block, or kNoBlock
+  static constexpr std::uint32_t kNoBlock = ~std::uint32_t{0};
   std::uint64_t oldest_, oldest_base_, highest_;  // highest: largest CW id given a slot
   unsigned release_idx_ = 0;                       // next source index to release in oldest_
   DecoderStats stats_;

@@ -20,7 +20,9 @@ struct EncoderConfig {
   std::uint64_t first_source = 0;      // source number of the first source (likewise)
 };
 
-// Ring of CwEncoder slots, all preallocated at construction.
+// CwEncoder slots, all preallocated at construction (their buffers are zero pages until written).
+// A CW takes the slot freed last, so the memory written follows the CWs held at once, not the
+// slot count.
 class Encoder {
  public:
   // Preallocates max_open CwEncoders.
@@ -45,10 +47,13 @@ class Encoder {
   // Source number the next added source gets (in the filling CW, or the next CW's base).
   std::uint64_t next_source() const;
  private:
-  CwEncoder& slot(std::uint64_t cw_id) { return slots_[cw_id % slots_.size()]; }
+  CwEncoder& slot(std::uint64_t cw_id) { return slots_[slot_of_[cw_id % slots_.size()]]; }
+  const CwEncoder& slot(std::uint64_t cw_id) const { return slots_[slot_of_[cw_id % slots_.size()]]; }
 
   EncoderConfig cfg_;
   std::vector<CwEncoder> slots_;
+  std::vector<std::uint32_t> slot_of_;     // by CW id modulo max_open: the slot of a held CW
+  std::vector<std::uint32_t> free_slots_;  // stack of free slots, the one freed last on top
   std::size_t held_ = 0;
   std::uint64_t oldest_id_ = 0, next_id_ = 0, next_source_ = 0;
 };

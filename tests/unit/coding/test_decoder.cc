@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <set>
 
 #include "coding/encoder.h"
 #include "coding_test_util.h"
@@ -279,6 +280,52 @@ TEST(Decoder, WholeCwLostThenRecoveredByRepairsOnly) {
   for (std::uint32_t r = 0; t.dec.seen() < 7; ++r, ++fed) t.send(t.enc.find(0)->repair(r));
   EXPECT_GE(fed, 5U);
   drain(t.dec, got);
+  EXPECT_EQ(got, p);
+}
+
+// CWs released one after another reuse the slot and the row block freed last, so the memory
+// written follows the CWs open at once (here one, then two), not the number of slots (16).
+TEST(Decoder, ReleasedCwsReuseTheMemoryFreedLast) {
+  Pair t(0, 0, 16);
+  std::set<const void*> enc_slots, dec_rows;
+  std::vector<std::vector<std::uint8_t>> p, got;
+  auto send_cw = [&](CwEncoder* cw) {
+    for (int i = 0; i < 3; ++i) {
+      p.push_back(random_packet(t.rng, 1500));
+      EXPECT_EQ(t.send(cw->add_source(p.back())), FeedResult::kInnovative);
+    }
+  };
+  auto release = [&] {
+    ASSERT_FALSE(t.dec.front().empty());
+    dec_rows.insert(t.dec.front().data());  // row 0 of the CW's block
+    drain(t.dec, got);
+    t.enc.release_through(t.dec.seen());
+  };
+  for (int round = 0; round < 40; ++round) {  // one CW at a time
+    CwEncoder* cw = t.enc.open(3, 0);
+    ASSERT_NE(cw, nullptr);
+    enc_slots.insert(cw);
+    send_cw(cw);
+    release();
+  }
+  EXPECT_EQ(enc_slots.size(), 1U);
+  EXPECT_EQ(dec_rows.size(), 1U);
+  for (int round = 0; round < 40; ++round) {  // two at a time: the second arrives before the first is released
+    CwEncoder* a = t.enc.open(3, 0);
+    enc_slots.insert(a);
+    for (int i = 0; i < 3; ++i) {
+      p.push_back(random_packet(t.rng, 1500));
+      const auto c = a->add_source(p.back());
+      if (i > 0) EXPECT_EQ(t.send(c), FeedResult::kInnovative);  // source 0 lost: the CW waits
+    }
+    CwEncoder* b = t.enc.open(3, 0);
+    enc_slots.insert(b);
+    send_cw(b);
+    EXPECT_EQ(t.send(a->repair(0)), FeedResult::kInnovative);
+    release();
+  }
+  EXPECT_EQ(enc_slots.size(), 2U);
+  EXPECT_EQ(dec_rows.size(), 2U);
   EXPECT_EQ(got, p);
 }
 
