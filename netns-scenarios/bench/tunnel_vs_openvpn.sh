@@ -10,6 +10,8 @@
 #                 the clear variants above use `security: none`
 #   ncgw *_nooffload  the three clear ones with `tun.offload: off` (one packet per TUN read and write);
 #                 the others run with the default `auto` (TSO4/TSO6 and checksum offload on the TUN)
+#   ncgw tcpnc_nohc  tcpnc in clear with `header_compression: false` (what compressing the inner
+#                 headers costs in CPU)
 #   openvpn udp   OpenVPN 2.6 p2p over UDP, static key, --cipher none --auth none (no crypto)
 #   openvpn tcp   the same over TCP (--proto tcp-server/tcp-client): a TCP tunnel without coding
 #   openvpn udp_gcm  OpenVPN 2.6 p2p over UDP with AES-256-GCM data channel: TLS mode with a
@@ -96,10 +98,11 @@ print('-' if $c1 == $c0 else f'{($c1 - $c0) / os.sysconf(\"SC_CLK_TCK\") / gb:.2
     "$name" "$GBPS" "$cpu_per_gb" "$retr" "$((f1 - f0))"
 }
 
-# ncgw TRANSPORT [SECURITY [OFFLOAD]]: start both gateways (security none: in clear; aead: encrypted
-# with fresh keys; tun.offload OFFLOAD, default auto), measure, stop them (routes go with them).
+# ncgw TRANSPORT [SECURITY [OFFLOAD [nohc]]]: start both gateways (security none: in clear; aead:
+# encrypted with fresh keys; tun.offload OFFLOAD, default auto; nohc: tcpnc without inner header
+# compression), measure, stop them (routes go with them).
 ncgw_variant() {
-  local t=$1 sec=${2:-none} offload=${3:-auto} g
+  local t=$1 sec=${2:-none} offload=${3:-auto} hc=${4:-} g
   for g in gw1 gw2; do
     [ -f "$WORK/$g.key" ] || { (umask 077; "$NCGW" genkey > "$WORK/$g.key"); "$NCGW" pubkey < "$WORK/$g.key" > "$WORK/$g.pub"; }
   done
@@ -109,6 +112,7 @@ ncgw_variant() {
     else peer=gw1; tun=10.99.0.2/30; ep=192.168.77.1; remote=10.1.0.0/24; fi
     local keys="security: none"
     [ "$sec" = aead ] && keys="public_key: $(cat "$WORK/$peer.pub")"
+    [ "$hc" = nohc ] && keys="$keys, tcpnc: {header_compression: false}"
     cat > "$WORK/$g-$t.yaml" <<YAML
 gateway: {name: ${NS_PREFIX}-$g, private_key_file: $WORK/$g.key}
 tun: {name: ncgw0, addresses: [$tun], offload: $offload}
@@ -124,7 +128,7 @@ YAML
   done
   NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
   TUNNEL_PIDS=("$PID_gw1" "$PID_gw2")
-  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)$([ "$offload" = off ] && echo _nooffload)"
+  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)$([ "$offload" = off ] && echo _nooffload)$([ "$hc" = nohc ] && echo _nohc)"
   echo "             (TUN MTU $NCGW_MTU)"
   kill "$PID_gw1" "$PID_gw2"
   wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true
@@ -195,6 +199,7 @@ ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
 openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
 ncgw_variant plain none off; PLAIN_NOOFF=$GBPS
 ncgw_variant tcpnc; TCPNC=$GBPS
+ncgw_variant tcpnc none auto nohc; TCPNC_NOHC=$GBPS
 ncgw_variant tcpnc none off; TCPNC_NOOFF=$GBPS
 ncgw_variant udt; UDT=$GBPS
 ncgw_variant udt none off; UDT_NOOFF=$GBPS
@@ -209,6 +214,7 @@ echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
 echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC openvpn_aes256gcm_gbps=$OVPN_GCM (clear: $PLAIN $TCPNC $UDT)"
 ratio() { /usr/bin/python3 -c "print(f'{$1 / $2:.2f}' if $2 > 0 else 'nan')"; }
 echo "offloads off: plain_gbps=$PLAIN_NOOFF tcpnc_gbps=$TCPNC_NOOFF udt_gbps=$UDT_NOOFF (on: $PLAIN $TCPNC $UDT)"
+echo "header compression off: tcpnc_gbps=$TCPNC_NOHC (on: $TCPNC)"
 echo "ncgw_tcpnc_over_openvpn=$(ratio "$TCPNC" "$OVPN_UDP")"
 echo "ncgw_aead_over_openvpn_aead=$(ratio "$PLAIN_ENC" "$OVPN_GCM")"
 /usr/bin/python3 -c "print(f'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn={$PLAIN / $OVPN_UDP:.2f}' if $OVPN_UDP > 0 else 'direct_gbps=$DIRECT openvpn_gbps=$OVPN_UDP ncgw_gbps=$PLAIN ncgw_over_openvpn=nan')"
