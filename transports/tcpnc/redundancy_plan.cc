@@ -42,6 +42,14 @@ constexpr double kSpareKeep = 0.95;
 // n 13 (R 1.62 against 1.15), which left a window-limited host less room to grow than the rounds
 // it saved were worth.
 constexpr double kSparePriceCap = 1.25;
+// Floor of a CW's delay budget where min RTT x cw_rtt_fraction is shorter: at 10 Mbit/s 15 ms is
+// 13 sources, fewer than which codes poorly.
+constexpr Duration kCwDelayFloor = std::chrono::milliseconds(15);
+// Nor does the floor stretch a CW past half the min RTT (the hosts' RTT may grow by half its base
+// value plus 10 ms) where that leaves at least this many sources, which code within a few per cent
+// of the erasure limit: at 200 Mbit/s with a 10 ms RTT the full 15 ms (255 sources) held packets
+// long enough to raise the hosts' RTT from about 21 to 31 ms.
+constexpr double kFloorSources = 64;
 
 }  // namespace
 
@@ -111,9 +119,12 @@ bool RedundancyPlan::path_has_room(double input_rate, const PathEstimate& path) 
 unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
   const unsigned hard = std::min(peer_max_n_, max_n_);
   if (path.rate <= 0 || path.min_rtt <= Duration::zero()) return hard;
-  const Duration budget = std::max<Duration>(
-      std::chrono::milliseconds(15),
-      std::chrono::duration_cast<Duration>(path.min_rtt * s_.cw_rtt_fraction));
+  const auto time_of_floor_sources =
+      std::chrono::duration_cast<Duration>(std::chrono::duration<double>(kFloorSources / path.rate));
+  const Duration floor =
+      std::min<Duration>(kCwDelayFloor, std::max<Duration>(time_of_floor_sources, path.min_rtt / 2));
+  const Duration budget =
+      std::max<Duration>(floor, std::chrono::duration_cast<Duration>(path.min_rtt * s_.cw_rtt_fraction));
   const double n = path.rate * std::chrono::duration<double>(budget).count();
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }

@@ -61,7 +61,8 @@ class RedundancyPlan {
   // trip, while its repairs use capacity the pause left idle.
   unsigned idle_repairs_for(unsigned count) const;
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
-  // it until its CW's repairs arrive, so a CW lasts at most max(15 ms, cw_rtt_fraction x min RTT).
+  // it until its CW's repairs arrive, so a CW lasts at most cw_rtt_fraction x min RTT, or a floor
+  // where that is shorter: 15 ms, but no more than min RTT / 2 or 64 sources, whichever is longer.
   unsigned delay_bounded_n_max(const PathEstimate& path) const;
   // Bound on P(a CW of n sources needs a retransmission round): at the path's rate at most
   // 2 x share rounds per RTT are expected (floor 0.02), and per CW at most per_cw_cap().
