@@ -119,13 +119,9 @@ bool RedundancyPlan::path_has_room(double input_rate, const PathEstimate& path) 
 unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
   const unsigned hard = std::min(peer_max_n_, max_n_);
   if (path.rate <= 0 || path.min_rtt <= Duration::zero()) return hard;
-  const auto time_of_floor_sources =
-      std::chrono::duration_cast<Duration>(std::chrono::duration<double>(kFloorSources / path.rate));
-  const Duration floor =
-      std::min<Duration>(kCwDelayFloor, std::max<Duration>(time_of_floor_sources, path.min_rtt / 2));
-  const Duration budget =
-      std::max<Duration>(floor, std::chrono::duration_cast<Duration>(path.min_rtt * s_.cw_rtt_fraction));
-  const double n = path.rate * std::chrono::duration<double>(budget).count();
+  const auto sources_in = [&](Duration d) { return path.rate * std::chrono::duration<double>(d).count(); };
+  const double floor = std::min(sources_in(kCwDelayFloor), std::max(kFloorSources, sources_in(path.min_rtt / 2)));
+  const double n = std::max(floor, sources_in(path.min_rtt) * s_.cw_rtt_fraction);
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }
 

@@ -191,5 +191,19 @@ TEST(RedundancyPlanShortRtt, AtLongerRttsThePerRttAllowanceBindsAsBefore) {
   EXPECT_EQ(bbr.k(), cubic.k());
 }
 
+// The CW's delay budget: min RTT / 4 at the path rate, or a floor of 15 ms that stretches a CW no
+// longer than half the min RTT or 64 sources, whichever is longer; at most n_max (255).
+TEST(RedundancyPlanCwLength, FollowsTheRttWithAFloorForLowRates) {
+  RedundancyPlan plan(TcpncCoreSettings{}, 255);
+  plan.start(255, transport::time_from_ns(1'000'000'000));
+  EXPECT_EQ(plan.delay_bounded_n_max({17'700, 10ms}), 88u);   // 200 Mbit/s: half the RTT, 5 ms
+  EXPECT_EQ(plan.delay_bounded_n_max({8'850, 10ms}), 64u);    // 100 Mbit/s: 64 sources (7.2 ms)
+  EXPECT_EQ(plan.delay_bounded_n_max({8'600, 50ms}), 129u);   // 15 ms, longer than RTT / 4
+  EXPECT_EQ(plan.delay_bounded_n_max({885, 10ms}), 13u);      // 10 Mbit/s: 15 ms
+  EXPECT_EQ(plan.delay_bounded_n_max({4'425, 20ms}), 64u);    // 50 Mbit/s: 64 sources (14.5 ms)
+  EXPECT_EQ(plan.delay_bounded_n_max({2'000, 200ms}), 100u);  // RTT / 4
+  EXPECT_EQ(plan.delay_bounded_n_max({17'700, 60ms}), 255u);  // 15 ms is 265 sources: n_max
+}
+
 }  // namespace
 }  // namespace ncgw::tcpnc
