@@ -24,7 +24,8 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
   static_assert(std::is_trivially_copyable_v<CwRowState> && alignof(CwRowState) <= kSymbolAlign);
   row_states_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * sizeof(CwRowState));  // zero: initial state
   slots_.reserve(cfg_.max_open);
-  for (std::size_t i = 0; i < cfg_.max_open; ++i) slots_.emplace_back(stride_, nullptr, nullptr, &kernels(cfg_.backend));
+  for (std::size_t i = 0; i < cfg_.max_open; ++i)
+    slots_.emplace_back(stride_, nullptr, nullptr, &kernels(cfg_.backend));  // rows lent by slot_for()
   block_of_.assign(cfg_.max_open, kNoBlock);
   free_blocks_.reserve(cfg_.max_open);
   for (std::size_t b = cfg_.max_open; b-- > 0;) free_blocks_.push_back(static_cast<std::uint32_t>(b));

@@ -33,6 +33,7 @@ class DecoderImpl {
   std::optional<std::uint64_t> known_base(std::uint64_t id) const;
   const CwSlot* live_slot(std::uint64_t id) const;
   CwSlot& slot_for(std::uint64_t id);
+  // Returns the row block of slot `slot_index` (its CW released) to the top of the free stack.
   void give_back_rows(std::size_t slot_index);
   static bool complete(const CwSlot& s) { return s.n_final && s.rank == s.width; }
   CwStatus make_status(std::uint64_t id) const;

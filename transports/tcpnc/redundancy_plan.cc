@@ -120,8 +120,8 @@ unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
   const unsigned hard = std::min(peer_max_n_, max_n_);
   if (path.rate <= 0 || path.min_rtt <= Duration::zero()) return hard;
   const auto sources_in = [&](Duration d) { return path.rate * std::chrono::duration<double>(d).count(); };
-  const double floor = std::min(sources_in(kCwDelayFloor), std::max(kFloorSources, sources_in(path.min_rtt / 2)));
-  const double n = std::max(floor, sources_in(path.min_rtt) * s_.cw_rtt_fraction);
+  const double floor_n = std::min(sources_in(kCwDelayFloor), std::max(kFloorSources, sources_in(path.min_rtt / 2)));
+  const double n = std::max(floor_n, sources_in(path.min_rtt) * s_.cw_rtt_fraction);
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }
 
