@@ -76,8 +76,7 @@ class Sender {
   bool eof_ = false, error_ = false;
 };
 
-// Drains the connection into the output (file or stdout); true when the expected byte count arrived,
-// or (none expected) when the peer closed and all is read.
+// Drains the connection into the output (file or stdout); true when the peer closed and all is read.
 class Receiver {
  public:
   explicit Receiver(int fd, const Options& o) : fd_(fd), o_(o), buf_(1 << 16) {}
@@ -94,7 +93,6 @@ class Receiver {
       }
       write_all(n);
     }
-    if (o_.expect_bytes > 0) return bytes_ >= o_.expect_bytes;
     return c->peer_closed() && !c->readable();
   }
   std::uint64_t bytes() const { return bytes_; }
@@ -167,9 +165,14 @@ int run(const Options& o, bool sending) {
     // UDT4 sends its shutdown once, unacknowledged: a receiver that knows the length is done when
     // it has read it, however the connection ends afterwards (closed, or broken by a lost shutdown);
     // it lingers so that its last ACKs reach the sender before its own shutdown does.
-    if (!sending && o.expect_bytes > 0 && (got_all_at || rcv.step(c))) {
+    if (!sending && o.expect_bytes > 0) {
+      const bool ended = rcv.step(c) || c->state() != ConnState::connected;
+      if (rcv.bytes() < o.expect_bytes) {
+        if (ended) failure = c->peer_closed() ? "closed by the peer before the end" : to_string(c->state());
+        return ended;
+      }
       if (!got_all_at) got_all_at = now;
-      return c->state() != ConnState::connected || now - *got_all_at >= linger;
+      return ended || now - *got_all_at >= linger;
     }
     if (c->state() != ConnState::connected && !(c->peer_closed() && !sending)) {
       // a receiver that got everything may close before its last ACK reaches us

@@ -9,6 +9,7 @@
 
 #include "gateway/udt/udp_driver.h"
 #include "payload.h"
+#include "transports/udt/packet.h"
 #include "peer_process.h"
 
 namespace ncgw::udt::interop {
@@ -33,9 +34,9 @@ TEST(UdtInteropDrop, TheirExpiredMessagesAreSkippedByOurReceiver) {
   std::set<std::uint32_t> blacked_msgs;  // message numbers with a packet lost in the blackout
   std::set<std::uint32_t> arrived_msgs;  // message numbers with a packet that reached our receiver
   drv.set_receive_filter([&](std::span<const std::uint8_t> d, TimePoint at) {
-    if (d.size() < 16 || (d[0] & 0x80) != 0) return false;
-    const std::uint32_t msg =
-        (std::uint32_t{d[4]} << 24 | std::uint32_t{d[5]} << 16 | std::uint32_t{d[6]} << 8 | d[7]) & 0x1FFFFFFF;
+    const std::optional<Packet> p = parse_packet(d);
+    if (!p || p->control) return false;
+    const std::uint32_t msg = p->msg_word & wire::kMsgNoMask;
     const bool in_blackout = ++data_seen >= 2000 && (!blackout || at - *blackout < 100ms);
     if (in_blackout && !blackout) blackout = at;
     (in_blackout ? blacked_msgs : arrived_msgs).insert(msg);
