@@ -107,11 +107,17 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
 }
 
 bool RedundancyPlan::path_has_room(double input_rate, const PathEstimate& path) const {
-  if (spare_choice_.n == 0 || normal_choice_.n == 0 || (s_.fixed_n && s_.fixed_k)) return false;
+  if (s_.fixed_n && s_.fixed_k) return false;
+  // While the tunnel is still finding the path (Startup) its input is what the end hosts send in
+  // their own start-up, far below what the path will carry: repairs cost nothing whatever their
+  // price, and a round (a hold of in-order delivery for an RTT) can end a host's start-up (Linux
+  // HyStart reads the delay as a full path; BBR's start-up sees its delivery rate stop growing).
+  // So from the first plan on, before either plan is known.
+  if (!path.filled) return true;
+  if (spare_choice_.n == 0 || normal_choice_.n == 0) return false;
   const auto redundancy = [](const coding::Choice& c) { return static_cast<double>(c.n + c.k) / c.n; };
   const double r = redundancy(spare_choice_);
   if (r > kSparePriceCap * redundancy(normal_choice_)) return false;
-  if (!path.filled) return true;
   if (path.rate <= 0 || input_rate <= 0) return false;
   return input_rate * r <= (spare_ ? kSpareKeep : kSpareEnter) * path.rate;
 }

@@ -141,6 +141,54 @@ TEST(RedundancyPlanSpare, NotWhereItsRepairsCostTooMuch) {
   EXPECT_FALSE(plan.spare());
 }
 
+TEST(RedundancyPlanSpare, InStartupWhateverItsRepairsCost) {
+  // The link of NotWhereItsRepairsCostTooMuch while the controller is still in Startup: the
+  // hosts are in their own start-up, so the spare plan holds whatever its price, from the first
+  // plan on (a round then can end a host's slow start at a fraction of the path).
+  PathEstimate startup{860, 60ms};
+  startup.filled = false;
+  const auto bursts = [](std::uint64_t tx) { return tx % 60 < 3; };
+  RedundancyPlan plan = adapted_plan(TcpncCoreSettings{}, startup, 86, 1163us, 20, bursts);
+  EXPECT_TRUE(plan.spare());
+  const unsigned spare_k = plan.k();
+  // Once the path is filled the price cap applies again and the normal plan returns.
+  PathEstimate filled = startup;
+  filled.filled = true;
+  const RedundancyPlan normal = adapted_plan(TcpncCoreSettings{}, filled, 86, 1163us, 20, bursts);
+  EXPECT_FALSE(normal.spare());
+  std::printf("startup: n %u k %u; filled: n %u k %u\n", plan.n(), spare_k, normal.n(), normal.k());
+  EXPECT_GT(spare_k * normal.n(), normal.k() * plan.n());  // more repairs per source in Startup
+}
+
+TEST(RedundancyPlanSpare, TheFirstPlanOfAStartingTunnelIsSpare) {
+  // The first adaptation with a valid loss estimate, still in Startup, uses the spare plan's bound,
+  // not the normal one chosen from a young estimate (which may well be k 0).
+  PathEstimate startup{10'000, 60ms};
+  startup.filled = false;
+  RedundancyPlan plan(TcpncCoreSettings{}, 64);
+  TimePoint now = transport::time_from_ns(1'000'000'000);
+  plan.start(64, now);
+  const auto stat = [&](std::string_view name) {
+    std::vector<transport::StatEntry> out;
+    plan.stats(out, now, startup);
+    for (const auto& e : out) if (e.name == name) return e.value;
+    return -1.0;
+  };
+  std::uint64_t tx = 0;
+  bool adapted = false;
+  for (int i = 0; i < 30 && !adapted; ++i) {  // until the first plan from an estimate
+    for (int j = 0; j < 100; ++j, ++tx) {
+      if (tx % 20 == 0) plan.estimator().on_lost(tx, now + j * 1ms);
+      else plan.estimator().on_arrived(tx, now + j * 1ms);
+    }
+    now += 100ms;
+    adapted = plan.maybe_adapt(now, startup, tx);
+  }
+  ASSERT_TRUE(adapted);
+  EXPECT_TRUE(plan.spare());
+  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), TcpncCoreSettings{}.idle_retransmission_target);
+}
+
 TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
   TcpncCoreSettings s;
   s.fixed_n = 16;
