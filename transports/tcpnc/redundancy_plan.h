@@ -71,13 +71,13 @@ class RedundancyPlan {
   // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
   // as often as the per-RTT allowance lets them.
   double per_cw_cap() const;
-  // Whether the spare plan's redundancy is at most kSparePriceCap times the normal plan's, and the
-  // input (sources per second) with the spare plan's redundancy fits in the share of
-  // the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare mode, or the controller
-  // has not filled the path yet (BBR Startup, where its rate lags the end hosts' slow start). A
-  // window-limited end host is such input: every coded retransmission round holds its window for a
-  // round trip (in slow start, one a HyStart delay test reads as its end), while the extra repairs
-  // use capacity it leaves idle.
+  // Whether the controller has not filled the path yet (BBR Startup, where its rate lags the end
+  // hosts' slow start: then always, whatever the spare plan costs), or the spare plan's redundancy
+  // is at most kSparePriceCap times the normal plan's and the input (sources per second) with it
+  // fits in the share of the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare
+  // mode. A window-limited end host is such input: every coded retransmission round holds its
+  // window for a round trip (in slow start, one a HyStart delay test reads as its end), while the
+  // extra repairs use capacity it leaves idle.
   bool path_has_room(double input_rate, const PathEstimate& path) const;
   // Appends the plan's figures (estimates, n, k, R, bounds) to `out`.
   void stats(std::vector<transport::StatEntry>& out, TimePoint now, const PathEstimate& path) const;
