@@ -17,6 +17,15 @@ using namespace std::chrono_literals;
 constexpr double kPathRate = 10'000;  // transmissions per second the path drains
 const PathEstimate kPath{kPathRate, 60ms};
 
+// Status figure `name` of `plan` at `now` over `path`.
+double plan_stat(const RedundancyPlan& plan, TimePoint now, const PathEstimate& path, std::string_view name) {
+  std::vector<transport::StatEntry> out;
+  plan.stats(out, now, path);
+  for (const auto& e : out) if (e.name == name) return e.value;
+  ADD_FAILURE() << "no stat " << name;
+  return -1;
+}
+
 // A plan fed with 5 % periodic loss, adapted every 100 ms at `input` sources per second.
 class SparePlan : public ::testing::Test {
  protected:
@@ -41,13 +50,7 @@ class SparePlan : public ::testing::Test {
   }
 
   // The plan's status figure `name`.
-  double stat(std::string_view name) {
-    std::vector<transport::StatEntry> out;
-    plan_.stats(out, now_, kPath);
-    for (const auto& e : out) if (e.name == name) return e.value;
-    ADD_FAILURE() << "no stat " << name;
-    return -1;
-  }
+  double stat(std::string_view name) { return plan_stat(plan_, now_, kPath, name); }
 
   RedundancyPlan plan_;
   TimePoint now_ = transport::time_from_ns(1'000'000'000);
@@ -168,12 +171,6 @@ TEST(RedundancyPlanSpare, TheFirstPlanOfAStartingTunnelIsSpare) {
   RedundancyPlan plan(TcpncCoreSettings{}, 64);
   TimePoint now = transport::time_from_ns(1'000'000'000);
   plan.start(64, now);
-  const auto stat = [&](std::string_view name) {
-    std::vector<transport::StatEntry> out;
-    plan.stats(out, now, startup);
-    for (const auto& e : out) if (e.name == name) return e.value;
-    return -1.0;
-  };
   std::uint64_t tx = 0;
   bool adapted = false;
   for (int i = 0; i < 30 && !adapted; ++i) {  // until the first plan from an estimate
@@ -186,7 +183,8 @@ TEST(RedundancyPlanSpare, TheFirstPlanOfAStartingTunnelIsSpare) {
   }
   ASSERT_TRUE(adapted);
   EXPECT_TRUE(plan.spare());
-  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), TcpncCoreSettings{}.idle_retransmission_target);
+  EXPECT_DOUBLE_EQ(plan_stat(plan, now, startup, "retransmission_bound"),
+                   TcpncCoreSettings{}.idle_retransmission_target);
 }
 
 TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
