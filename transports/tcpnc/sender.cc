@@ -14,6 +14,8 @@ namespace {
 // RTO ceiling: a tunnel keeps probing a lossy link every few seconds at most (RFC 6298 allows a
 // ceiling of 60 s; a silent tunnel for that long would look dead to the peer and the end hosts).
 constexpr Duration kRtoMax = std::chrono::seconds(4);
+// Longest idle input after which a partly filled CW closes (Sender::flush_delay).
+constexpr Duration kLongestFlushDelay = std::chrono::milliseconds(15);
 
 // Encoder sizes for these settings and sources up to `max_packet` bytes.
 coding::EncoderConfig encoder_config(const TcpncCoreSettings& s, std::size_t max_packet) {
@@ -220,6 +222,27 @@ bool Sender::flush_due(TimePoint now) const {
   return e && e->count() > 0 && now >= last_add_ + flush_delay();
 }
 
+std::optional<TimePoint> Sender::cw_age_deadline() const {
+  if (!book_.active()) return std::nullopt;
+  CwBook& book = const_cast<CwBook&>(book_);
+  const coding::CwEncoder* e = book.filling();
+  const double rate = cc_->path_rate();
+  if (!e || e->count() == 0 || rate <= 0) return std::nullopt;
+  // A CW's sources wait for its repairs if one is lost, so a CW that input slower than the path
+  // fills lasts at most twice what a full one lasts at the path rate (input paced at the path
+  // rate, even in a 0.75 gain phase, fills it sooner).
+  return book.state(e->cw_id()).opened + Duration(static_cast<std::int64_t>(2e9 * plan_.n_max() / rate));
+}
+
+void Sender::close_due_cw(TimePoint now) {
+  if (flush_due(now)) {
+    flush(now);
+  } else if (const auto aged = cw_age_deadline(); aged && *aged <= now) {
+    ++ctr_.aged_cws;
+    flush(now);
+  }
+}
+
 Duration Sender::flush_delay() const {
   // At a known path rate, input that pauses for four packet times has paused (an end host's TCP
   // paced by the tunnel's own delivery sends about one packet per packet time); closing sooner
@@ -227,8 +250,19 @@ Duration Sender::flush_delay() const {
   const Duration floor = std::chrono::microseconds(s_.flush_us);
   const double rate = cc_->path_rate();
   if (rate <= 0) return floor;
-  const auto four_packets = Duration(static_cast<std::int64_t>(4e9 / rate));
-  return std::clamp<Duration>(four_packets, floor, std::chrono::milliseconds(15));
+  const auto packet_times = [](double n, double per_s) { return Duration(static_cast<std::int64_t>(n * 1e9 / per_s)); };
+  const Duration at_path_rate = std::clamp<Duration>(packet_times(4, rate), floor, kLongestFlushDelay);
+  // Input well below the path (a window-limited host, whose ACK clock releases a packet or two at
+  // a time) pauses between its groups for longer than that: four packet times at its own mean rate
+  // keep such groups in one CW, where they fit in the CW's delay budget (sparser input, such as
+  // interactive packets, gains nothing from waiting). Cut at every gap, a host at a tenth of a
+  // 200 Mbit/s path sent CWs of about 5 sources, and under bursty loss one in ten needed a round.
+  const Duration budget = std::chrono::duration_cast<Duration>(cc_->min_rtt() * s_.cw_rtt_fraction);
+  const Duration longest = std::min(budget, kLongestFlushDelay);
+  const double input = plan_.input_rate();
+  if (input <= 0 || input >= rate) return at_path_rate;
+  const Duration at_input_rate = packet_times(4, input);
+  return at_input_rate <= longest ? std::max(at_path_rate, at_input_rate) : at_path_rate;
 }
 
 void Sender::flush(TimePoint) {
@@ -279,7 +313,7 @@ std::size_t Sender::send_probe(std::span<std::uint8_t> out, const CommonHeader& 
 std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now) {
   if (!active_ || !book_.active()) return std::nullopt;
   adapt(now);
-  if (flush_due(now)) flush(now);
+  close_due_cw(now);
   if (probes_due_ > 0) {
     --probes_due_;
     if (const std::size_t n = send_probe(out, h, now)) return n;

@@ -45,8 +45,10 @@ struct SenderCounters {
   std::uint64_t congestion_cws = 0, rto_count = 0, adaptations = 0, session_drops = 0, probes = 0;
   std::uint64_t aqm_drops = 0;  // accepted packets CoDel dropped from the entrance queue
   std::uint64_t sparse_accepted = 0;  // accepted packets that took the sparse lane
-  std::uint64_t idle_cws = 0, idle_extra_repairs = 0;  // CWs closed by a pause that got the idle
-                                                       // target's repairs, and the repairs added
+  std::uint64_t idle_cws = 0, idle_extra_repairs = 0;  // CWs closed early (a pause, or their age)
+                                                       // that got the idle target's repairs, and
+                                                       // the repairs added
+  std::uint64_t aged_cws = 0;  // CWs closed partly filled because slow input kept them open too long
   std::int64_t entrance_wait_ns = 0;     // time sources spent at the entrance, summed
   std::uint64_t entrance_long_waits = 0; // sources that waited there longer than kLongEntranceWait
   std::uint64_t mss_clamped = 0;         // SYNs whose MSS option was lowered (clamped_mss)
@@ -131,7 +133,13 @@ class Sender {
   // Writes one probe: a new combination for the oldest CW still missing DoF, else a new source,
   // else a repair of the newest CW in flight.
   std::size_t send_probe(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
+  // Whether input has paused for flush_delay() with a partly filled CW open.
   bool flush_due(TimePoint now) const;
+  // When the CW being filled becomes too old to wait for more sources (none while none is open or
+  // the path rate is unknown): twice what a full CW lasts at the path rate after its first source.
+  std::optional<TimePoint> cw_age_deadline() const;
+  // Closes the CW being filled if input paused (flush_due) or it is too old (cw_age_deadline).
+  void close_due_cw(TimePoint now);
   // Closes the CW being filled (input paused) with repairs for its size: the idle target's when
   // the path has room for them (has_room_for), else the plan's.
   void flush(TimePoint now);
@@ -140,7 +148,9 @@ class Sender {
   // capacity that would stay idle.
   bool has_room_for(unsigned extra) const;
   // Idle input after which a partly filled CW closes: flush_us, or four packet times at the
-  // path's rate when that is longer (at most 15 ms).
+  // path's rate when that is longer (at most 15 ms); for input below the path's rate, four packet
+  // times at the input's mean rate where they fit in the CW delay budget (cw_rtt_fraction x min
+  // RTT, at most 15 ms).
   Duration flush_delay() const;
   void drop_all();
   // Whether the waiting (not yet coded) queue may take another packet: the configured or derived

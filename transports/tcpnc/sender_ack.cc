@@ -217,7 +217,7 @@ void Sender::on_timeout(TimePoint now) {
     check_congestion(now);
   }
   if (in_flight_ > 0 && rto_base_ + rtt_.rto() <= now) on_rto(now);
-  if (flush_due(now)) flush(now);
+  close_due_cw(now);
 }
 
 std::optional<TimePoint> Sender::next_deadline() const {
@@ -227,6 +227,7 @@ std::optional<TimePoint> Sender::next_deadline() const {
   if (in_flight_ > 0) t.offer(rto_base_ + rtt_.rto());
   if (in_flight_ > 0 && probes_due_ == 0) t.offer(pto_deadline());
   if (flush_due(TimePoint::max())) t.offer(last_add_ + flush_delay());
+  t.offer(cw_age_deadline());
   if (pace_blocked_) t.offer(pacer_.next(send_rate()));
   return t.get();
 }

@@ -41,6 +41,7 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("mss_clamped", static_cast<double>(ctr_.mss_clamped));
   add("max_packet", static_cast<double>(max_packet_));
   add("idle_cws", static_cast<double>(ctr_.idle_cws));
+  add("aged_cws", static_cast<double>(ctr_.aged_cws));
   add("idle_extra_repairs", static_cast<double>(ctr_.idle_extra_repairs));
   add("accepted", static_cast<double>(ctr_.accepted));
   add("congestion_events", static_cast<double>(cc_->events()));

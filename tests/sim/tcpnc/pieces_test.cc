@@ -121,8 +121,10 @@ TEST(TcpncPieces, PacketsThatDoNotCompressGoInTwoSources) {
   ASSERT_TRUE(sim->run_until([&] { return sink.expected() >= kPackets; }, transport::time_from_ns(30'000'000'000)));
   EXPECT_EQ(sink.errors(), 0u) << sink.first_error();
   EXPECT_LE(static_cast<double>(sink.gaps()), stat(a, "aqm_drops"));
-  // Every packet went as exactly two pieces and every delivered one was joined from them.
-  EXPECT_EQ(stat(a, "form_pieces_sent"), 2 * stat(a, "forms_split"));
+  // Every packet went as exactly two pieces (the run may stop between a form's two) and every
+  // delivered one was joined from them.
+  EXPECT_LE(stat(a, "form_pieces_sent"), 2 * stat(a, "forms_split"));
+  EXPECT_GE(stat(a, "form_pieces_sent"), 2 * stat(a, "forms_split") - 1);
   EXPECT_EQ(stat(a, "sources_sent"), stat(a, "form_pieces_sent"));
   EXPECT_EQ(stat(sim->core_as<TcpncCore>(Side::b), "forms_joined"), static_cast<double>(sink.packets()));
 }
