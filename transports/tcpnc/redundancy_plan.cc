@@ -42,12 +42,6 @@ constexpr double kSpareKeep = 0.95;
 // n 13 (R 1.62 against 1.15), which left a window-limited host less room to grow than the rounds
 // it saved were worth.
 constexpr double kSparePriceCap = 1.25;
-// Shares of the path rate below which input with the spare plan's repairs enters (and up to which
-// it keeps) the spare plan whatever its price: a new flow starting on a running tunnel is in its
-// slow start, and a round then can end it early (as in Startup), while the repairs use capacity
-// that stays idle until the flow has grown to half the path.
-constexpr double kFreeEnter = 0.5;
-constexpr double kFreeKeep = 0.6;
 // Floor of a CW's delay budget where min RTT x cw_rtt_fraction is shorter: at 10 Mbit/s 15 ms is
 // 13 sources, fewer than which codes poorly.
 constexpr Duration kCwDelayFloor = std::chrono::milliseconds(15);
@@ -122,11 +116,10 @@ bool RedundancyPlan::path_has_room(double input_rate, const PathEstimate& path) 
   if (!path.filled) return true;
   if (spare_choice_.n == 0 || normal_choice_.n == 0) return false;
   const auto redundancy = [](const coding::Choice& c) { return static_cast<double>(c.n + c.k) / c.n; };
-  if (path.rate <= 0) return false;
   const double r = redundancy(spare_choice_);
-  const double share = input_rate * r / path.rate;  // of the path, the input with spare repairs
-  if (r > kSparePriceCap * redundancy(normal_choice_)) return share <= (spare_ ? kFreeKeep : kFreeEnter);
-  return share <= (spare_ ? kSpareKeep : kSpareEnter);
+  if (r > kSparePriceCap * redundancy(normal_choice_)) return false;
+  if (path.rate <= 0 || input_rate <= 0) return false;
+  return input_rate * r <= (spare_ ? kSpareKeep : kSpareEnter) * path.rate;
 }
 
 unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {

@@ -74,11 +74,10 @@ class RedundancyPlan {
   // as often as the per-RTT allowance lets them.
   double per_cw_cap() const;
   // Whether the controller has not filled the path yet (BBR Startup, where its rate lags the end
-  // hosts' slow start: then always, whatever the spare plan costs), or the input (sources per
-  // second) with the spare plan's repairs fits in the share of the path rate that enters
-  // (kSpareEnter) or keeps (kSpareKeep) the spare mode, where the spare plan's redundancy is at
-  // most kSparePriceCap times the normal plan's; where it costs more, in kFreeEnter / kFreeKeep
-  // (about half the path: a new flow's slow start on a running tunnel). A window-limited end host is such input: every coded retransmission round holds its
+  // hosts' slow start: then always, whatever the spare plan costs), or the spare plan's redundancy
+  // is at most kSparePriceCap times the normal plan's and the input (sources per second) with it
+  // fits in the share of the path rate that enters (kSpareEnter) or keeps (kSpareKeep) the spare
+  // mode. A window-limited end host is such input: every coded retransmission round holds its
   // window for a round trip (in slow start, one a HyStart delay test reads as its end), while the
   // extra repairs use capacity it leaves idle.
   bool path_has_room(double input_rate, const PathEstimate& path) const;
