@@ -75,7 +75,7 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   const unsigned n_cap = delay_bounded_n_max(path);
   const unsigned n_floor = path.rate > 0 ? n_cap : std::min(s_.n_min, n_cap);
   const double normal_target = retransmission_bound(n_cap, path);
-  const double spare_target = std::min(normal_target, s_.idle_retransmission_target);
+  const double spare_target = std::min(normal_target, spare_bound(n_cap, path));
   const double target = spare_ ? spare_target : normal_target;
   const bool bounds_changed = n_cap != bounds_.n_max || n_floor != bounds_.n_min || spare_ != was_spare ||
                               std::abs(target - bounds_.target_retransmit) > 0.1 * bounds_.target_retransmit;
@@ -143,6 +143,24 @@ double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path
   const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
   return std::clamp(rounds_per_rtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
                     per_cw_cap());
+}
+
+double RedundancyPlan::spare_bound(unsigned n, const PathEstimate& path) const {
+  // Where the path has room, a round is what the end hosts pay for: in-order delivery, and with it
+  // their ACK clock, held for about an RTT, and a host whose window is about one BDP (Linux's
+  // default 4 MB send buffer at 200 Mbit/s and 150 ms) stalls for it. So beside the configured
+  // per-CW bound, at most kSpareRoundsPerRtt rounds per RTT, whatever the number of CWs in one:
+  // at 200 Mbit/s and 150 ms RTT ten 255-source CWs, where 0.01 per CW let BBR hosts stall for
+  // about a second in every ten (docs/results/tcpnc-grid.md, "What a round costs at 150 ms").
+  constexpr double kSpareRoundsPerRtt = 0.01;
+  constexpr double kFloor = 0.001;
+  // At or above the normal share the spare plan and the idle rule are off; off they stay.
+  if (s_.idle_retransmission_target >= s_.retransmission_target) return s_.idle_retransmission_target;
+  const double rtt = std::chrono::duration<double>(path.min_rtt).count();
+  if (path.rate <= 0 || rtt <= 0) return s_.idle_retransmission_target;
+  const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
+  return std::min(s_.idle_retransmission_target,
+                  std::max(kSpareRoundsPerRtt / cws_per_rtt, std::min(kFloor, s_.idle_retransmission_target)));
 }
 
 double RedundancyPlan::per_cw_cap() const {

@@ -69,6 +69,10 @@ class RedundancyPlan {
   // Bound on P(a CW of n sources needs a retransmission round): at the path's rate at most
   // 2 x share rounds per RTT are expected (floor 0.02), and per CW at most per_cw_cap().
   double retransmission_bound(unsigned n, const PathEstimate& path) const;
+  // Bound on P(a CW of n sources needs a round) for the spare plan and idle CWs: the configured
+  // idle_retransmission_target, and at most 0.01 rounds per RTT at the path's rate (floor 0.001),
+  // unless the configured value switches the rule off (at or above retransmission_target).
+  double spare_bound(unsigned n, const PathEstimate& path) const;
   // Largest bound per CW: the configured share for the loss-based controllers (a round is their
   // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
   // as often as the per-RTT allowance lets them.

@@ -63,7 +63,7 @@ TEST_F(SparePlan, InputWellBelowThePathGetsTheTighterTarget) {
   const double normal = plan_.retransmission_bound(plan_.n(), kPath);
   std::printf("spare: bound %.4f (normal %.4f), k %u for n %u, input %.0f pps\n", stat("retransmission_bound"),
               normal, plan_.k(), plan_.n(), stat("input_rate_pps"));
-  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), TcpncCoreSettings{}.idle_retransmission_target);
+  EXPECT_DOUBLE_EQ(stat("retransmission_bound"), plan_.spare_bound(plan_.n_max(), kPath));
   EXPECT_LT(stat("retransmission_bound"), normal);
   EXPECT_EQ(stat("spare_plan"), 1.0);
   EXPECT_NEAR(stat("input_rate_pps"), 5'000, 1);
@@ -183,8 +183,32 @@ TEST(RedundancyPlanSpare, TheFirstPlanOfAStartingTunnelIsSpare) {
   }
   ASSERT_TRUE(adapted);
   EXPECT_TRUE(plan.spare());
-  EXPECT_DOUBLE_EQ(plan_stat(plan, now, startup, "retransmission_bound"),
-                   TcpncCoreSettings{}.idle_retransmission_target);
+  EXPECT_DOUBLE_EQ(plan_stat(plan, now, startup, "retransmission_bound"), plan.spare_bound(plan.n_max(), startup));
+}
+
+TEST(RedundancyPlanSpare, AtMostAHundredthOfARoundPerRtt) {
+  const RedundancyPlan plan(TcpncCoreSettings{}, 255);
+  // 200 Mbit/s, 150 ms RTT: ten CWs of 255 sources per RTT, so 0.001 per CW (the floor; 0.00095
+  // without it), not the configured 0.01.
+  EXPECT_DOUBLE_EQ(plan.spare_bound(255, PathEstimate{17'900, 150ms}), 0.001);
+  // 200 Mbit/s, 60 ms RTT: four CWs per RTT, 0.0024.
+  EXPECT_NEAR(plan.spare_bound(255, PathEstimate{17'900, 60ms}), 0.01 / (17'900 * 0.060 / 255), 1e-12);
+  // 10 Mbit/s, 10 ms RTT: under one CW of 13 sources per RTT, the configured 0.01 binds.
+  EXPECT_DOUBLE_EQ(plan.spare_bound(13, PathEstimate{860, 10ms}), TcpncCoreSettings{}.idle_retransmission_target);
+  // With the rule switched off (at or above retransmission_target), off it stays.
+  TcpncCoreSettings off;
+  off.idle_retransmission_target = off.retransmission_target;
+  EXPECT_DOUBLE_EQ(RedundancyPlan(off, 255).spare_bound(255, PathEstimate{17'900, 150ms}), off.retransmission_target);
+}
+
+TEST(RedundancyPlanSpare, AtLongRttsTheSparePlanUsesTheTighterBound) {
+  // The plan in Startup on that 150 ms path at 1 % loss: the spare plan's bound is the per-RTT one.
+  PathEstimate startup{17'900, 150ms};
+  startup.filled = false;
+  const RedundancyPlan plan = adapted_plan(TcpncCoreSettings{}, startup, 1790, 55us, 500,
+                                           [](std::uint64_t tx) { return tx % 100 == 0; });
+  EXPECT_TRUE(plan.spare());
+  EXPECT_DOUBLE_EQ(plan_stat(plan, transport::time_from_ns(4'000'000'000), startup, "retransmission_bound"), 0.001);
 }
 
 TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
