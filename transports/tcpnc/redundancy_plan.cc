@@ -150,8 +150,9 @@ double RedundancyPlan::spare_bound(unsigned n, const PathEstimate& path) const {
   // their ACK clock, held for about an RTT, and a host whose window is about one BDP (Linux's
   // default 4 MB send buffer at 200 Mbit/s and 150 ms) stalls for it. So beside the configured
   // per-CW bound, at most kSpareRoundsPerRtt rounds per RTT, whatever the number of CWs in one:
-  // at 200 Mbit/s and 150 ms RTT ten 255-source CWs, where 0.01 per CW let BBR hosts stall for
-  // about a second in every ten (docs/results/tcpnc-grid.md, "What a round costs at 150 ms").
+  // at 200 Mbit/s and 150 ms RTT ten 255-source CWs, where 0.01 per CW meant about a round a
+  // second, each cutting BBR hosts' rate for 0.2-0.4 s: a sixth of their goodput
+  // (docs/results/tcpnc-grid.md, "What a round costs at 150 ms").
   constexpr double kSpareRoundsPerRtt = 0.01;
   constexpr double kFloor = 0.001;
   // At or above the normal share the spare plan and the idle rule are off; off they stay.
