@@ -131,6 +131,11 @@ unsigned RedundancyPlan::delay_bounded_n_max(const PathEstimate& path) const {
   return std::clamp<unsigned>(static_cast<unsigned>(n), std::min(s_.n_min, hard), hard);
 }
 
+double RedundancyPlan::cws_per_min_rtt(unsigned n, const PathEstimate& path) {
+  const double rtt = std::chrono::duration<double>(path.min_rtt).count();
+  return path.rate > 0 && rtt > 0 ? path.rate * rtt / std::max(1u, n) : 0.0;
+}
+
 double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path) const {
   // Each CW that needs a coded retransmission holds in-order delivery for about one RTT, so
   // rounds_per_rtt rounds per RTT add about rounds_per_rtt x RTT / 2 of mean delay. The configured
@@ -138,9 +143,8 @@ double RedundancyPlan::retransmission_bound(unsigned n, const PathEstimate& path
   // close to pure retransmission (most goodput, most delay).
   constexpr double kFloor = 0.02;
   const double rounds_per_rtt = 2 * s_.retransmission_target;
-  const double rtt = std::chrono::duration<double>(path.min_rtt).count();
-  if (path.rate <= 0 || rtt <= 0) return s_.retransmission_target;
-  const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
+  const double cws_per_rtt = cws_per_min_rtt(n, path);
+  if (cws_per_rtt <= 0) return s_.retransmission_target;
   return std::clamp(rounds_per_rtt / cws_per_rtt, std::min(kFloor, s_.retransmission_target),
                     per_cw_cap());
 }
@@ -157,9 +161,8 @@ double RedundancyPlan::spare_bound(unsigned n, const PathEstimate& path) const {
   constexpr double kFloor = 0.001;
   // At or above the normal share the spare plan and the idle rule are off; off they stay.
   if (s_.idle_retransmission_target >= s_.retransmission_target) return s_.idle_retransmission_target;
-  const double rtt = std::chrono::duration<double>(path.min_rtt).count();
-  if (path.rate <= 0 || rtt <= 0) return s_.idle_retransmission_target;
-  const double cws_per_rtt = path.rate * rtt / std::max(1u, n);
+  const double cws_per_rtt = cws_per_min_rtt(n, path);
+  if (cws_per_rtt <= 0) return s_.idle_retransmission_target;
   return std::min(s_.idle_retransmission_target,
                   std::max(kSpareRoundsPerRtt / cws_per_rtt, std::min(kFloor, s_.idle_retransmission_target)));
 }

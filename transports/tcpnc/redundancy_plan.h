@@ -73,6 +73,8 @@ class RedundancyPlan {
   // idle_retransmission_target, and at most 0.01 rounds per RTT at the path's rate (floor 0.001),
   // unless the configured value switches the rule off (at or above retransmission_target).
   double spare_bound(unsigned n, const PathEstimate& path) const;
+  // CWs of n sources the path's rate carries in one min RTT (0 while either is unknown).
+  static double cws_per_min_rtt(unsigned n, const PathEstimate& path);
   // Largest bound per CW: the configured share for the loss-based controllers (a round is their
   // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
   // as often as the per-RTT allowance lets them.

@@ -140,8 +140,8 @@ class Sender {
   std::optional<TimePoint> cw_age_deadline() const;
   // Closes the CW being filled if input paused (flush_due) or it is too old (cw_age_deadline).
   void close_due_cw(TimePoint now);
-  // Closes the CW being filled (input paused) with repairs for its size: the idle target's when
-  // the path has room for them (has_room_for), else the plan's.
+  // Closes the CW being filled (input paused, or it grew too old) with repairs for its size: the
+  // idle target's when the path has room for them (has_room_for), else the plan's.
   void flush(TimePoint now);
   // Whether `extra` more transmissions keep what is in flight within half the path's BDP (half the
   // window while the path is unknown): the path is less than half used, so repairs cost only
