@@ -8,6 +8,7 @@ namespace ncgw::tcpnc {
 RedundancyPlan::RedundancyPlan(const TcpncCoreSettings& s, unsigned max_n)
     : s_(s), max_n_(max_n), chooser_(std::min<unsigned>(s.n_max, coding::kMaxWindow), s.k_max) {
   bounds_ = {s.n_min, max_n_, s.k_max, s.r_max, s.retransmission_target};
+  prior_.weight = s.loss_prior_transmissions;
   if (s.fixed_n && s.fixed_k) {
     n_ = std::clamp<unsigned>(*s.fixed_n, 1, max_n_);
     k_ = *s.fixed_k;
@@ -27,6 +28,7 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   next_adapt_ = last_adapt_ = now;
   spare_ = false;
   spare_choice_ = normal_choice_ = {};
+  observed_burst_ = 1.0;
 }
 
 namespace {
@@ -65,9 +67,14 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   // The short window (the last 250 ms of transmissions, at least 500) drives the chooser so that
   // (n, k) follow the loss both up and down; the long-run estimate stands in when the short one is
   // not valid (e.g. after idle). LossEstimator::current() would keep the larger of the two, which
-  // never lets the redundancy fall after a lossy period.
-  coding::GeEstimate g = est_.short_window(now);
-  if (!g.valid) g = est_.long_run();
+  // never lets the redundancy fall after a lossy period. Either is pooled with the prior channel,
+  // weighed against all outcomes seen so far: the first CWs of a session carry the end hosts'
+  // first round trips, where a round costs the most, and a fit of a few hundred outcomes may well
+  // show no loss on a lossy path.
+  const coding::GeEstimate seen = est_.long_run();
+  coding::GeEstimate observed = est_.short_window(now);
+  if (!observed.valid) observed = seen;
+  const coding::GeEstimate g = coding::with_prior(observed, seen.samples, prior_);
   if (!g.valid) return false;
   // With a known path rate every CW is as long as the delay budget allows (longer CWs average the
   // loss better, and fewer, longer CWs need fewer retransmission rounds per second); without one
@@ -88,6 +95,7 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   if (similar) return false;
   chosen_for_e_ = g.loss_rate;
   chosen_for_burst_ = g.mean_burst;
+  observed_burst_ = observed.valid ? observed.mean_burst : 1.0;
   if (s_.fixed_n && s_.fixed_k) return false;
   const coding::GeChannel ch = g.loss_rate > 0 ? coding::GeChannel{g.p, g.r} : coding::GeChannel{0.0, 1.0};
   // Both plans are chosen (allocation-free: this runs on the send path): the one not in effect

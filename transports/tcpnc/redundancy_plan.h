@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "coding/loss_estimator.h"
+#include "coding/loss_prior.h"
 #include "coding/redundancy.h"
 #include "coding/wire.h"
 #include "transports/common/core.h"
@@ -51,9 +52,13 @@ class RedundancyPlan {
   unsigned k() const { return k_; }
   // Largest CW the plan allows now.
   unsigned n_max() const { return bounds_.n_max; }
-  // Loss rate and mean burst behind the current plan (0 and 1 before the first estimate).
+  // Loss rate and mean burst behind the current plan, the prior included (0 and 1 before the
+  // first plan).
   double loss_rate() const { return chosen_for_e_ >= 0 ? chosen_for_e_ : 0.0; }
   double mean_burst() const { return chosen_for_burst_ >= 1.0 ? chosen_for_burst_ : 1.0; }
+  // Mean burst the estimator itself measured when the plan was chosen (1 while it had too few
+  // outcomes): what the congestion controller widens its excess-loss test by.
+  double observed_mean_burst() const { return observed_burst_; }
   // Repairs for a CW that closed with `count` sources against a plan of (planned_n, planned_k):
   // the chooser's per-size table when adapting, else planned_k scaled to count (at least 1 if k > 0).
   unsigned repairs_for(unsigned count, unsigned planned_n, unsigned planned_k) const;
@@ -95,6 +100,7 @@ class RedundancyPlan {
   unsigned max_n_;                     // local encoder limit
   unsigned peer_max_n_ = 255;          // the peer decoder's limit (HELLO)
   coding::LossEstimator est_;
+  coding::LossPrior prior_;            // what the chooser assumes before the estimator has seen much
   coding::ChooserBounds bounds_;
   coding::RedundancyChooser chooser_;  // (n, k) chooser with preallocated tables
   coding::Choice choice_{};
@@ -109,6 +115,7 @@ class RedundancyPlan {
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation
   TimePoint last_adapt_{};             // when the last adaptation ran
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;
+  double observed_burst_ = 1.0;
   unsigned n_ = 16, k_ = 2;
   unsigned n_start_ = 16;              // n at the start of every session (from the settings)
   TimePoint next_adapt_{};

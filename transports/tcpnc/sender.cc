@@ -73,6 +73,7 @@ void Sender::start(const Hello& peer, TimePoint now) {
   codel_.reset();
   short_queue_until_ = {};
   delivery_.reset();
+  first_round_repairs_ = 0;
   pacer_.reset();
   rtt_.reset_backoff();
   active_ = true;
@@ -206,12 +207,18 @@ double Sender::send_rate() const {
   return std::max(rate, static_cast<double>(queue_.size()) / std::chrono::duration<double>(bound).count());
 }
 
+double Sender::window() const {
+  const double w = cc_->cwnd();
+  return delivery_.delivered() > 0 ? w : w + std::min<double>(first_round_repairs_, w);
+}
+
 std::size_t Sender::send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
                                 TimePoint now) {
   const coding::Combination comb = c.enc.repair(c.st.repairs_sent);
   const std::size_t n = emit(out, h, comb, c.id, planned, now);
   ++c.st.repairs_sent;
   ++ctr_.repairs_sent;
+  if (delivery_.delivered() == 0) ++first_round_repairs_;
   if (!planned) ++ctr_.retransmissions;
   return n;
 }
@@ -319,7 +326,7 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     if (const std::size_t n = send_probe(out, h, now)) return n;
   }
   pace_blocked_ = false;
-  if (in_flight_ >= std::max(1.0, std::floor(cc_->cwnd()))) return std::nullopt;
+  if (in_flight_ >= std::max(1.0, std::floor(window()))) return std::nullopt;
   if (!pacer_.may_send(now, send_rate())) {
     pace_blocked_ = true;  // next_deadline() wakes the driver when the pacer allows
     return std::nullopt;

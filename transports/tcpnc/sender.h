@@ -201,6 +201,11 @@ class Sender {
   // The rate the pacer applies now: the controller's, raised while the controller bounds the
   // pacing delay (BBR's Startup) so that what waits at the entrance leaves within that bound.
   double send_rate() const;
+  // Transmissions the window allows in flight: the controller's window, and until the session's
+  // first acknowledgement the repairs sent so far on top (at most as many again): the initial
+  // window counts the end hosts' first packets, and their CWs' repairs, chosen before the loss
+  // estimate has much to go on, may be as many as their sources.
+  double window() const;
 
   TcpncCoreSettings s_;
   std::size_t max_symbol_;              // our largest coded source
@@ -236,6 +241,7 @@ class Sender {
   std::size_t holes_count_ = 0;
   bool any_acked_ = false;
   std::uint32_t in_flight_ = 0;
+  std::uint32_t first_round_repairs_ = 0;  // repairs sent before the session's first acknowledgement
   std::uint32_t lost_since_ack_ = 0;   // declared lost since the last AckEvent (timers included)
   std::uint32_t acked_this_ack_ = 0;   // in flight and acknowledged by the ACK being processed
   TimePoint rto_base_{}, last_add_{}, last_sent_{};

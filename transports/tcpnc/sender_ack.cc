@@ -180,7 +180,7 @@ void Sender::report_ack(std::optional<Duration> path_rtt, TimePoint now) {
   e.srtt = rtt_.srtt();
   e.in_flight = in_flight_;
   e.delivered = delivery_.delivered();
-  e.loss_burst = plan_.mean_burst();
+  e.loss_burst = plan_.observed_mean_burst();
   e.entrance_held = long_wait_since_ack_;
   long_wait_since_ack_ = false;
   acked_this_ack_ = lost_since_ack_ = 0;

@@ -48,6 +48,8 @@ struct TcpncCoreSettings {
                                              // (end hosts in slow start double per round, plus repairs)
   std::uint32_t flush_us = 1000;             // a partly filled CW is closed after this much idle input
   std::uint32_t adapt_interval_ms = 100;     // how often (n, k) is re-chosen from the estimate
+  double loss_prior_transmissions = 50;      // the estimate behind (n, k) starts from a prior channel
+                                             // (coding::LossPrior) worth this many transmissions; 0: none
   std::uint32_t hello_interval_ms = 250;     // HELLO repetition while connecting
   std::uint32_t ack_every = 2;               // delayed ACK: acknowledge every this many DATA ...
   std::uint32_t max_ack_delay_us = 5000;     // ... or this long after the first unacknowledged one

@@ -72,7 +72,11 @@ TEST(TcpncStartup, SlowStartBurstsDoNotWaitAtTheEntrance) {
 // only as its own transmissions are acknowledged; a window that starts at the host's 10 and doubles
 // per round falls short in every round, and what it holds back waits a round trip. (Here the
 // source's window counts against the far sink's deliveries, one way, so the tunnel must carry about
-// twice what a real host's window would put in flight: a harder case than a real host.)
+// twice what a real host's window would put in flight: a harder case than a real host.) Before the
+// loss estimate has much to go on, the CWs carry the repairs a prior channel asks for (up to 1.75 x
+// their sources here, at 8-source CWs; coding/loss_prior.h): the tunnel's window takes its first
+// round's repairs on top of the initial window, but this host's doubled demand still fills it in
+// one later round (13 of 2,271 packets waited over 4 ms, against 2 of 2,430 without the prior).
 TEST(TcpncStartup, AFreshTunnelDoesNotHoldTheFirstRoundsOfAFlow) {
   // BBR's usual start (a window of 10 that doubles per round), then the defaults (32, growth 2).
   const TcpncCoreSettings defaults;
@@ -100,7 +104,7 @@ TEST(TcpncStartup, AFreshTunnelDoesNotHoldTheFirstRoundsOfAFlow) {
                 initial[i], growth[i], sources[i], long_waits[i], mean_wait_ms[i]);
     EXPECT_EQ(sink.errors(), 0u) << sink.first_error();
   }
-  EXPECT_LE(long_waits[1], 0.005 * sources[1]);
+  EXPECT_LE(long_waits[1], 0.01 * sources[1]);
   EXPECT_LT(mean_wait_ms[1], 0.5);
   EXPECT_GT(long_waits[0], 10 * std::max(long_waits[1], 1.0)) << "the initial window should matter here";
 }
