@@ -8,9 +8,9 @@ set -e
 base=$1 new=$2 out=$3
 ab=$(dirname "$0")/../startup-pacing-ab/ab.sh
 ge5=gilbert:p=0.0175,r=0.3333,good=0,bad=1 ge15=gilbert:p=0.0588,r=0.3333,good=0,bad=1
-for loss in $ge5 bernoulli:0.01 $ge15; do
-  DURATION=30 CASE=r200d75 $ab "$base" "$new" "$out/r200d75-${loss%%:*}-${loss#*p=}" "$loss" 2 tcpnc-cubic tcpnc-bbr
-done
+DURATION=30 CASE=r200d75 $ab "$base" "$new" "$out/r200d75-ge5" $ge5 2 tcpnc-cubic tcpnc-bbr
+DURATION=30 CASE=r200d75 $ab "$base" "$new" "$out/r200d75-b1" bernoulli:0.01 2 tcpnc-cubic tcpnc-bbr
+DURATION=30 CASE=r200d75 $ab "$base" "$new" "$out/r200d75-ge15" $ge15 2 tcpnc-cubic tcpnc-bbr
 CASE=r50d75 $ab "$base" "$new" "$out/r50d75-ge5" $ge5 2 tcpnc-cubic tcpnc-bbr
 CASE=r10d5 $ab "$base" "$new" "$out/r10d5-ge5" $ge5 2 tcpnc-cubic tcpnc-bbr
 CASE=r200d30 $ab "$base" "$new" "$out/r200d30-b1" bernoulli:0.01 2 tcpnc-cubic tcpnc-bbr
