@@ -83,6 +83,11 @@ void LossEstimator::count(Counts& c, const Entry& e, const Entry* later) const {
   (la ? (lb ? c.bb : c.bg) : (lb ? c.gb : c.gg))++;
 }
 
+std::uint64_t LossEstimator::bursts(const Counts& c) {
+  // Each good -> bad transition starts a burst; a window that starts inside one counts it too.
+  return c.gb + (c.lost > 0 && c.gb == 0 ? 1 : 0);
+}
+
 GeEstimate LossEstimator::short_window(transport::TimePoint now) const {
   Counts recent, spanned;  // the last short_count transmissions; all the window holds
   const std::int64_t now_ns = transport::ns_since_epoch(now);
@@ -93,7 +98,8 @@ GeEstimate LossEstimator::short_window(transport::TimePoint now) const {
   for (std::uint64_t i = 0; i < span; ++i) {
     const Entry* e = entry(highest_ - 1 - i);
     const bool in_recent = i < cfg_.short_count;
-    if (e != nullptr && (e->sent_ns < oldest_ns || (!in_recent && e->sent_ns < span_ns))) break;
+    const bool spanned_enough = e != nullptr && e->sent_ns < span_ns && bursts(spanned) >= cfg_.short_bursts;
+    if (e != nullptr && (e->sent_ns < oldest_ns || (!in_recent && spanned_enough))) break;
     if (e != nullptr) {
       count(spanned, *e, later);
       if (in_recent) count(recent, *e, later);

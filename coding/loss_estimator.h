@@ -27,7 +27,11 @@ struct LossEstimatorConfig {
   std::size_t history = 8192;     // recent transmissions kept: a late arrival within it is corrected
   std::size_t short_count = 500;  // short window: at least this many most recent transmissions ...
   transport::Duration short_span = std::chrono::milliseconds(250);  // ... or all sent within this ...
-  transport::Duration short_age = std::chrono::seconds(2);  // ... none sent longer ago than this
+  // ... or as many as it takes to hold this many loss bursts: a fit of fewer is too noisy to plan
+  // repairs from (at 1 % loss, 250 ms at 50 Mbit/s hold about 11 losses, and the rate read from
+  // them ranges 0.2-2 %) ...
+  std::size_t short_bursts = 40;
+  transport::Duration short_age = std::chrono::seconds(4);  // ... none sent longer ago than this
   std::size_t min_short = 100;    // short estimate is valid from this many samples
   std::size_t min_long = 1000;    // long-run estimate is valid from this many samples
   // Consecutive transmissions sent further apart than this are not a chain transition (idle).
@@ -49,7 +53,8 @@ class LossEstimator {
   // Long-run estimate over everything seen (accurate; slow to follow change).
   GeEstimate long_run() const;
   // Short-window estimate over the transmissions sent within short_span of `now`, at least the
-  // last short_count (none older than short_age). When the last short_count alone show a loss rate
+  // last short_count, and further back until it holds short_bursts loss bursts (none older than
+  // short_age). When the last short_count alone show a loss rate
   // more than three standard deviations (of a short_count-sample estimate) above it, their fit is
   // returned instead: a step up shows at once, a lull between bursts does not read as a clean path.
   // Invalid (valid == false) with fewer than min_short samples, e.g. after idle.
@@ -71,6 +76,8 @@ class LossEstimator {
   void apply_pair(std::uint64_t first, int sign);
   const Entry* entry(std::uint64_t tx) const;
   static GeEstimate fit(const Counts& c, std::size_t min_samples);
+  // Loss bursts in `c` (about the good -> bad transitions).
+  static std::uint64_t bursts(const Counts& c);
   // Adds outcome `e` (and its transition to `later`, the next transmission, if any) to `c`.
   void count(Counts& c, const Entry& e, const Entry* later) const;
   // Whether the last few transmissions' fit lies more than three standard deviations above the

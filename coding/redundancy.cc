@@ -159,7 +159,7 @@ Choice RedundancyChooser::choose(const GeChannel& ch, const ChooserBounds& b) {
       if (static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
       const CwModel m = combine(n);
       Choice cand{n, k, m.p_retransmit, 0.0, limit, m.p_retransmit <= b.target_retransmit};
-      const double tx = n + k + (limit > 0 ? m.expected_missing / limit : 1e300);
+      const double tx = n + k + (limit > 0 ? m.expected_missing / limit : 1e300) + m.p_retransmit * b.round_cost;
       cand.efficiency = static_cast<double>(n) / tx;
       past_peak = past_peak && cand.target_met && cand.efficiency < prev_eff_[n];
       prev_eff_[n] = cand.efficiency;
@@ -183,15 +183,23 @@ void RedundancyChooser::repairs_by_size(const GeChannel& ch, const ChooserBounds
   prepare(ch, n_max, k_max);
   std::fill(out.begin(), out.end(), 0U);
   std::fill(met_.begin(), met_.end(), 0);
-  met_[0] = 1;
+  constexpr char kMet = 1, kSettled = 2;
+  met_[0] = kSettled;
   for (unsigned k = 0; k <= k_max; ++k) {
     weigh(k, n_max, true);
-    bool all_settled = true;  // every size met its target or reached its r_max bound
+    bool all_settled = true;  // every size settled or reached its r_max bound
     for (unsigned n = 1; n <= n_max; ++n) {
-      if (met_[n] || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
+      if (met_[n] == kSettled || static_cast<double>(n + k) > b.r_max * n + 1e-9) continue;
+      const double p = combine(n).p_retransmit;
+      // Past the target, one more repair is worth it only while it saves more than it costs.
+      if (met_[n] == kMet && (prev_eff_[n] - p) * b.round_cost <= 1.0) {
+        met_[n] = kSettled;
+        continue;
+      }
       out[n] = k;  // the largest allowed k so far: kept if the target is never met
-      met_[n] = combine(n).p_retransmit <= b.target_retransmit;
-      all_settled = all_settled && met_[n];
+      prev_eff_[n] = p;
+      if (p <= b.target_retransmit) met_[n] = b.round_cost > 0 ? kMet : kSettled;
+      all_settled = all_settled && met_[n] == kSettled;
     }
     if (all_settled) break;
   }

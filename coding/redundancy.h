@@ -40,6 +40,11 @@ struct ChooserBounds {
   unsigned k_max = 16;          // most repairs per CW
   double r_max = 2.0;           // largest redundancy factor R = (n + k) / n
   double target_retransmit = 0.02;  // wanted bound on P(a CW needs a retransmission round)
+  // Transmissions' worth of capacity a retransmission round costs beyond its retransmissions (0:
+  // only those, as in paper 002's model). A round holds in-order delivery, and with it the end
+  // hosts' ACK clock, for about a round trip; hosts whose window is about one BDP leave the path
+  // idle for that long. The chooser then adds repairs while one more saves more than it costs.
+  double round_cost = 0.0;
 };
 
 // The chooser's answer.
@@ -47,7 +52,8 @@ struct Choice {
   unsigned n = 0, k = 0;        // chosen CW size and repairs
   double p_retransmit = 0.0;    // model's P(retransmission round) for (n, k)
   // Predicted efficiency: n / E[transmissions per CW], with E = n + k + E[missing] / (1 - e)
-  // (missing DoF repaired by retransmissions that are lost at the average rate e).
+  // (missing DoF repaired by retransmissions that are lost at the average rate e) + P(round) x
+  // round_cost.
   double efficiency = 0.0;
   double limit = 1.0;           // erasure-channel limit 1 - e
   bool target_met = false;      // p_retransmit <= target_retransmit
@@ -55,13 +61,16 @@ struct Choice {
 
 // Returns, within `b`, the (n, k) of highest predicted efficiency among those meeting the target
 // (ties: smaller n, then smaller k); if none meets it, the pair with the smallest p_retransmit.
+// With a round_cost, a k beyond what the target needs wins where its repairs cost less than the
+// rounds they save.
 // Cost O((n_max - n_min + 1) n_max k_max); call it when the estimate changes, not per packet.
 Choice choose_redundancy(const GeChannel& ch, const ChooserBounds& b);
 
 // Repairs for CWs that close before they reach the chosen n (a flush when input pauses): writes to
 // out[c], for every size c < out.size() (c <= n_max), the smallest k (k <= k_max, c + k <= r_max c)
 // whose P(retransmission round) meets b.target_retransmit, or the largest such k if none does;
-// out[0] = 0. Scaling the chosen k by c / n instead under-protects small CWs (at 10% loss, 2 sources
+// out[0] = 0. With a round_cost, k grows past the target while one more repair lowers P(round) by
+// more than 1 / round_cost. Scaling the chosen k by c / n instead under-protects small CWs (at 10% loss, 2 sources
 // with 1 repair fail 2.8% of the time) and each failed CW costs the tunnel a congestion event.
 // Cost O(n_max^2 k_max) at worst (a size leaves the loop once its target is met); call it with
 // choose_redundancy, not per packet.
@@ -101,8 +110,9 @@ class RedundancyChooser {
   std::vector<double> f_;             // F(j, d), j <= k_cap, d <= n_cap
   std::vector<double> success_, missing_;  // [s * (n_cap + 1) + d] for the k being weighed
   std::vector<double> prefix_q_, prefix_jq_, suffix_q_;  // weigh(): sums of Q_{s,k}(j) over j
-  std::vector<double> prev_eff_;      // choose(): efficiency of each n at the previous k
-  std::vector<char> met_;             // repairs_by_size: target met for size c
+  std::vector<double> prev_eff_;      // choose(): efficiency of each n at the previous k;
+                                      // repairs_by_size(): P(round) of each size at its k
+  std::vector<char> met_;             // repairs_by_size: size c met its target (1) or settled (2)
 };
 
 }  // namespace ncgw::coding

@@ -14,6 +14,7 @@
 #include "transports/common/core.h"
 #include "transports/common/time.h"
 #include "transports/tcpnc/input_rate.h"
+#include "transports/tcpnc/round_cost.h"
 #include "transports/tcpnc/settings.h"
 
 namespace ncgw::tcpnc {
@@ -40,8 +41,12 @@ class RedundancyPlan {
   coding::LossEstimator& estimator() { return est_; }
   // Re-chooses (n, k) when the adaptation interval has passed and the estimate, the path's bounds
   // or the spare-capacity mode moved; `sources_sent` (all sources sent so far) gives the input
-  // rate. Returns whether (n, k) changed.
-  bool maybe_adapt(TimePoint now, const PathEstimate& path, std::uint64_t sources_sent);
+  // rate, `transmissions` (all coded datagrams sent so far) what rounds cost (RoundCostMeter).
+  // Returns whether (n, k) changed.
+  bool maybe_adapt(TimePoint now, const PathEstimate& path, std::uint64_t sources_sent, std::uint64_t transmissions);
+  // A CW's redundancy did not cover its losses: a coded retransmission round starts now, with
+  // `transmissions` sent so far.
+  void on_round(TimePoint now, std::uint64_t transmissions, const PathEstimate& path);
   // Whether the plan uses the spare target: the input, with the repairs that target needs, fills
   // less than the path carries (see path_has_room).
   bool spare() const { return spare_; }
@@ -80,6 +85,12 @@ class RedundancyPlan {
   double spare_bound(unsigned n, const PathEstimate& path) const;
   // CWs of n sources the path's rate carries in one min RTT (0 while either is unknown).
   static double cws_per_min_rtt(unsigned n, const PathEstimate& path);
+  // Transmissions' worth of path capacity a retransmission round costs with BBR: what the meter
+  // measured, or one min RTT at the path's rate before its first measurement (0 while the path is
+  // unknown, and with the loss-based controllers).
+  double round_cost(const PathEstimate& path) const;
+  // The meter of what rounds cost.
+  const RoundCostMeter& round_meter() const { return round_meter_; }
   // Largest bound per CW: the configured share for the loss-based controllers (a round is their
   // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
   // as often as the per-RTT allowance lets them.
@@ -110,8 +121,9 @@ class RedundancyPlan {
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
   coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
-  InputRateWindow input_window_;       // the last adaptation intervals' sources and durations:
+  InputRateWindow input_window_;        // the last adaptation intervals' sources and durations:
                                        // the input rate over the last second
+  RoundCostMeter round_meter_;         // what rounds cost the path, measured
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation
   TimePoint last_adapt_{};             // when the last adaptation ran
   double chosen_for_e_ = -1, chosen_for_burst_ = -1;

@@ -344,7 +344,7 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
 }
 
 void Sender::adapt(TimePoint now) {
-  if (!plan_.maybe_adapt(now, path(), ctr_.sources_sent)) return;
+  if (!plan_.maybe_adapt(now, path(), ctr_.sources_sent, ctr_.combinations_sent)) return;
   ++ctr_.adaptations;
   apply_plan();
 }

@@ -96,6 +96,7 @@ void Sender::check_congestion(TimePoint now) {
     if (CwBook::missing(c, seen_) > 0) {  // the CW's redundancy did not cover its losses
       ++ctr_.congestion_cws;
       cc_->on_cw_failure(c.st.last_planned_sent, now);
+      plan_.on_round(now, ctr_.combinations_sent, path());
     }
   }
 }

@@ -50,6 +50,8 @@ struct TcpncCoreSettings {
   std::uint32_t adapt_interval_ms = 100;     // how often (n, k) is re-chosen from the estimate
   double loss_prior_transmissions = 50;      // the estimate behind (n, k) starts from a prior channel
                                              // (coding::LossPrior) worth this many transmissions; 0: none
+  bool price_rounds = true;                  // bbr: (n, k) weigh what a retransmission round costs the
+                                             // path (RoundCostMeter); false: paper 002's model
   std::uint32_t hello_interval_ms = 250;     // HELLO repetition while connecting
   std::uint32_t ack_every = 2;               // delayed ACK: acknowledge every this many DATA ...
   std::uint32_t max_ack_delay_us = 5000;     // ... or this long after the first unacknowledged one

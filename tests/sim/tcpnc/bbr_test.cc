@@ -77,7 +77,7 @@ TEST_P(TcpncBbrLoss, KeepsTheErasureLimit) {
   std::printf("[tcpnc-bbr] case=%s seed=%llu goodput=%.2f Mbit/s loss_free=%.2f ratio_to_(1-e)x_loss_free=%.3f "
               "util_of_(1-e)x_link=%.3f n=%g k=%g n_max_delay=%g bw=%.0f pps srtt=%.1f ms min_rtt=%.1f ms "
               "p_retx_bound=%.3f link_loss=%.4f est=%.4f cw_fail=%g retx=%g excess_rounds=%g bottleneck_drops=%llu (warm-up %llu) "
-              "max_queue=%zu/%zu aqm_drops=%g delay_mean=%.1f ms delay_p99=%.0f ms\n",
+              "max_queue=%zu/%zu aqm_drops=%g delay_mean=%.1f ms delay_p99=%.0f ms round_cost=%.0f (%g rounds measured)\n",
               c.name, (unsigned long long)c.seed, r.goodput_bps / 1e6, loss_free_goodput() / 1e6, ratio, util,
               stat(a, "n"), stat(a, "k"), stat(a, "n_max_delay"), stat(a, "bbr_bw_pps"), stat(a, "srtt_ms"),
               stat(a, "bbr_min_rtt_ms"), stat(a, "retransmission_bound"), stat(a, "bbr_link_loss"), stat(a, "loss_rate_est"), stat(a, "congestion_cws"),
@@ -85,7 +85,7 @@ TEST_P(TcpncBbrLoss, KeepsTheErasureLimit) {
               (unsigned long long)sim->link_from(Side::a).elements().front()->dropped(),
               (unsigned long long)drops_warmup,
               static_cast<sim::Bottleneck&>(*sim->link_from(Side::a).elements().front()).max_occupancy(), bdp_packets(),
-              stat(a, "aqm_drops"), r.mean_delay_ms, r.p99_delay_ms);
+              stat(a, "aqm_drops"), r.mean_delay_ms, r.p99_delay_ms, stat(a, "round_cost"), stat(a, "round_cost_samples"));
   EXPECT_EQ(r.errors, 0u) << r.first_error;
   const sim::Sink& sink = sim->ep(Side::b).sink;
   const std::uint64_t missing = sink.expected() - sink.packets();

@@ -1,6 +1,7 @@
 // Gilbert-Elliott estimation on synthetic Bernoulli and GE sequences with fixed seeds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -127,6 +128,7 @@ TEST(LossEstimator, ShortWindowFollowsAStepWithinItsWindow) {
 TEST(LossEstimator, ShortWindowSpansShortSpanAtHighRates) {
   LossEstimatorConfig cfg, count_only;
   count_only.short_span = transport::Duration::zero();  // the last short_count transmissions only
+  count_only.short_bursts = 0;
   const std::size_t per_span = static_cast<std::size_t>(cfg.short_span.count() / kGapNs);  // 2500
   const auto lost = ge_sequence(31, 0.0175, 1.0 / 3, 40'000);  // GE 5 %, mean burst 3
   LossEstimator est(cfg), est_count(count_only);
@@ -149,6 +151,39 @@ TEST(LossEstimator, ShortWindowSpansShortSpanAtHighRates) {
   std::printf("GE 5 %%, burst 3: rms error %.4f over %zu tx, %.4f over the last %zu\n", rms, per_span, rms_count,
               cfg.short_count);
   EXPECT_LT(rms, 0.6 * rms_count);
+}
+
+// At lower rates 250 ms hold too few losses to plan from: the window reaches back until it holds
+// short_bursts loss bursts. 1 % random loss at 4,500 transmissions a second (50 Mbit/s): 250 ms hold
+// about 11 losses, and a plan chosen on a low reading of them fails far more often than its bound.
+TEST(LossEstimator, ShortWindowHoldsEnoughBurstsAtLowRates) {
+  constexpr std::int64_t kSlowGapNs = 222'222;  // 4,500 a second
+  LossEstimatorConfig cfg, span_only;
+  span_only.short_bursts = 0;  // the last 250 ms (at least 500) only
+  const auto lost = ge_sequence(41, 0.01, 0.99, 40'000);
+  LossEstimator est(cfg), est_span(span_only);
+  double sq = 0, sq_span = 0, lowest = 1;
+  int points = 0;
+  for (std::size_t i = 0; i < lost.size(); ++i) {
+    const TimePoint sent = time_from_ns(static_cast<std::int64_t>(i) * kSlowGapNs);
+    for (LossEstimator* e : {&est, &est_span}) {
+      if (lost[i]) e->on_lost(i, sent);
+      else e->on_arrived(i, sent);
+    }
+    if (i < 10'000 || i % 500 != 0) continue;
+    const TimePoint now = time_from_ns(static_cast<std::int64_t>(i + 1) * kSlowGapNs);
+    const GeEstimate s = est.short_window(now), w = est_span.short_window(now);
+    EXPECT_GE(s.loss_rate * static_cast<double>(s.samples), 40.0);  // at least 40 losses (bursts of 1)
+    sq += (s.loss_rate - 0.01) * (s.loss_rate - 0.01);
+    sq_span += (w.loss_rate - 0.01) * (w.loss_rate - 0.01);
+    lowest = std::min(lowest, s.loss_rate);
+    ++points;
+  }
+  const double rms = std::sqrt(sq / points), rms_span = std::sqrt(sq_span / points);
+  std::printf("1 %% at 4,500/s: rms error %.4f with 40 bursts, %.4f over 250 ms; lowest reading %.4f\n", rms,
+              rms_span, lowest);
+  EXPECT_LT(rms, 0.6 * rms_span);
+  EXPECT_GT(lowest, 0.006);
 }
 
 // A lull in the last short_count transmissions does not read as a loss-free path; a step up that is

@@ -151,7 +151,7 @@ Choice exhaustive(const GeChannel& ch, const ChooserBounds& b) {
     for (unsigned k = 0; k <= b.k_max; ++k) {
       if (n + k > b.r_max * n + 1e-9) continue;
       const CwModel m = model_cw(ch, n, k);
-      const double eff = n / (n + k + m.expected_missing / limit);
+      const double eff = n / (n + k + m.expected_missing / limit + m.p_retransmit * b.round_cost);
       const bool met = m.p_retransmit <= b.target_retransmit;
       const bool better = !have || (met != best.target_met ? met
                                     : met ? eff > best.efficiency + 1e-12
@@ -162,7 +162,9 @@ Choice exhaustive(const GeChannel& ch, const ChooserBounds& b) {
 }
 
 TEST(Redundancy, ChooserFindsTheBestPairWithinBounds) {
-  const ChooserBounds bounds[] = {{4, 32, 16, 2.0, 0.02}, {8, 16, 4, 1.25, 0.01}, {2, 64, 24, 3.0, 0.05}};
+  const ChooserBounds bounds[] = {{4, 32, 16, 2.0, 0.02},       {8, 16, 4, 1.25, 0.01},
+                                  {2, 64, 24, 3.0, 0.05},       {4, 32, 16, 2.0, 0.02, 200.0},
+                                  {2, 64, 24, 3.0, 0.5, 600.0}, {8, 16, 4, 1.25, 0.01, 50.0}};
   const GeChannel chans[] = {{0.0, 1.0}, {0.01, 0.99}, {0.02, 0.3}, {0.05, 0.2}, {0.2, 0.5}};
   for (const ChooserBounds& b : bounds)
     for (const GeChannel& ch : chans) {
@@ -196,6 +198,14 @@ TEST(Redundancy, ChooserFindsTheBestPairWithinBounds) {
               loose.k, loose.p_retransmit, loose.efficiency);
   EXPECT_GE(loose.efficiency, lossy.efficiency);
   EXPECT_LE(loose.k, lossy.k);
+  // A round that idles the path for 600 transmissions is worth repairs the target alone would not
+  // buy: at 1 % random loss and n 64 (loose target 0.5) k rises from 1 to at least 4.
+  const ChooserBounds free_rounds{64, 64, 16, 2.0, 0.5}, costly_rounds{64, 64, 16, 2.0, 0.5, 600.0};
+  const Choice cheap = choose_redundancy({0.01, 0.99}, free_rounds), dear = choose_redundancy({0.01, 0.99}, costly_rounds);
+  std::printf("1 %%, n 64: k %u (P %.4f) free, k %u (P %.4f) at 600 a round\n", cheap.k, cheap.p_retransmit, dear.k,
+              dear.p_retransmit);
+  EXPECT_LE(cheap.k, 1U);
+  EXPECT_GE(dear.k, 4U);
 }
 
 // repairs_by_size against model_cw, size by size: the smallest k meeting the target within the
@@ -225,11 +235,38 @@ TEST(Redundancy, RepairsBySizeIsTheSmallestKMeetingTheTarget) {
   EXPECT_EQ(out[1], 1U);
 }
 
+// With a round cost, each size takes repairs past its target while one more lowers P(round) by
+// more than 1 / round_cost.
+TEST(Redundancy, RepairsBySizeBuysRepairsWhileTheySaveRounds) {
+  const ChooserBounds b{4, 32, 16, 2.0, 0.25, 300.0};
+  const GeChannel chans[] = {{0.0, 1.0}, {0.01, 0.99}, {0.05, 0.3}, {0.2, 0.5}};
+  for (const GeChannel& ch : chans) {
+    std::vector<unsigned> out(b.n_max + 1, 99);
+    repairs_by_size(ch, b, out);
+    for (unsigned c = 1; c <= b.n_max; ++c) {
+      unsigned want = 0;
+      bool met = false;
+      for (unsigned k = 0; k <= b.k_max && c + k <= b.r_max * c + 1e-9; ++k) {
+        const double p = model_cw(ch, c, k).p_retransmit;
+        if (met && (model_cw(ch, c, k - 1).p_retransmit - p) * b.round_cost <= 1.0) break;
+        want = k;
+        met = met || p <= b.target_retransmit;
+      }
+      EXPECT_EQ(out[c], want) << "p=" << ch.p << " r=" << ch.r << " c=" << c;
+    }
+  }
+  std::vector<unsigned> free_rounds(b.n_max + 1), costly(b.n_max + 1);
+  repairs_by_size({0.05, 0.3}, {4, 32, 16, 2.0, 0.25}, free_rounds);
+  repairs_by_size({0.05, 0.3}, b, costly);
+  EXPECT_GT(costly[32], free_rounds[32]);
+}
+
 // One RedundancyChooser, sized once and reused across channels and bounds, gives bit for bit what
 // the free functions give (they build a fresh one per call): no state leaks between calls.
 TEST(Redundancy, ReusedChooserEqualsFreeFunctions) {
   RedundancyChooser chooser(64, 24);
-  const ChooserBounds bounds[] = {{4, 64, 24, 2.0, 0.02}, {4, 32, 16, 2.0, 0.02}, {8, 16, 4, 1.25, 0.01}};
+  const ChooserBounds bounds[] = {{4, 64, 24, 2.0, 0.02}, {4, 32, 16, 2.0, 0.02}, {8, 16, 4, 1.25, 0.01},
+                                  {4, 64, 24, 2.0, 0.25, 400.0}};
   const GeChannel chans[] = {{0.2, 0.5}, {0.0, 1.0}, {0.0175, 0.333}, {0.1, 0.9}, {0.01, 0.99}};
   for (const ChooserBounds& b : bounds)
     for (const GeChannel& ch : chans) {
