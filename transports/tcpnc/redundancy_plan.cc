@@ -73,11 +73,11 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   spare_ = path_has_room(input_rate, path);
   // The short window (the last 250 ms of transmissions, at least 500 and 40 loss bursts) drives the
   // chooser so that (n, k) follow the loss both up and down; the long-run estimate stands in when
-  // the short one is not valid (e.g. after idle). LossEstimator::current() would keep the larger of the two, which
-  // never lets the redundancy fall after a lossy period. Either is pooled with the prior channel,
-  // weighed against all outcomes seen so far: the first CWs of a session carry the end hosts'
-  // first round trips, where a round costs the most, and a fit of a few hundred outcomes may well
-  // show no loss on a lossy path.
+  // the short one is not valid (e.g. after idle). LossEstimator::current() would keep the larger of
+  // the two, which never lets the redundancy fall after a lossy period. Either is pooled with the
+  // prior channel, weighed against all outcomes seen so far: the first CWs of a session carry the
+  // end hosts' first round trips, where a round costs the most, and a fit of a few hundred outcomes
+  // may well show no loss on a lossy path.
   const coding::GeEstimate seen = est_.long_run();
   coding::GeEstimate observed = est_.short_window(now);
   if (!observed.valid) observed = seen;

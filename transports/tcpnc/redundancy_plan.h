@@ -121,7 +121,7 @@ class RedundancyPlan {
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
   coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
-  InputRateWindow input_window_;        // the last adaptation intervals' sources and durations:
+  InputRateWindow input_window_;       // the last adaptation intervals' sources and durations:
                                        // the input rate over the last second
   RoundCostMeter round_meter_;         // what rounds cost the path, measured
   std::uint64_t sources_at_adapt_ = 0; // sources sent at the last adaptation

@@ -14,7 +14,7 @@
 
 namespace ncgw::tcpnc {
 
-// Shortfalls of input during rounds, averaged.
+// Shortfalls of what the tunnel sent during rounds against the path rate, averaged.
 class RoundCostMeter {
  public:
   // A round starts at `now` with `sent` datagrams sent so far, on a path that carries `path_rate`
