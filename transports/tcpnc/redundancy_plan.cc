@@ -178,7 +178,7 @@ double RedundancyPlan::spare_bound(unsigned n, const PathEstimate& path) const {
   constexpr double kSpareRoundsPerRtt = 0.01;
   constexpr double kFloor = 0.001;
   // At or above the normal share the spare plan and the idle rule are off; off they stay.
-  if (s_.idle_retransmission_target >= s_.retransmission_target) return s_.idle_retransmission_target;
+  if (!idle_rule_on()) return s_.idle_retransmission_target;
   const double cws_per_rtt = cws_per_min_rtt(n, path);
   if (cws_per_rtt <= 0) return s_.idle_retransmission_target;
   return std::min(s_.idle_retransmission_target,
@@ -215,7 +215,7 @@ unsigned RedundancyPlan::repairs_for(unsigned count, unsigned planned_n, unsigne
 
 unsigned RedundancyPlan::idle_repairs_for(unsigned count) const {
   if (choice_.n == 0 || count == 0 || count >= idle_k_.size()) return 0;
-  if (s_.idle_retransmission_target >= s_.retransmission_target) return 0;  // the idle rule is off
+  if (!idle_rule_on()) return 0;
   return std::min(idle_k_[count], s_.k_max);
 }
 

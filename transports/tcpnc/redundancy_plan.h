@@ -91,6 +91,9 @@ class RedundancyPlan {
   double round_cost(const PathEstimate& path) const;
   // The meter of what rounds cost.
   const RoundCostMeter& round_meter() const { return round_meter_; }
+  // Whether the spare plan and the idle CWs' repairs apply: a configured idle_retransmission_target
+  // at or above retransmission_target switches them off.
+  bool idle_rule_on() const { return s_.idle_retransmission_target < s_.retransmission_target; }
   // Largest bound per CW: the configured share for the loss-based controllers (a round is their
   // congestion signal); 2 x share with BBR, so that CWs longer than half an RTT may need a round
   // as often as the per-RTT allowance lets them.
