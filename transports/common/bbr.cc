@@ -33,6 +33,13 @@ constexpr unsigned kStartupQueueRounds = 2;
 // can exceed the young link-loss estimate in a single round and would otherwise end start-up at a
 // fraction of the path's rate.
 constexpr unsigned kStartupExcessRounds = 2;
+// ... or after one round whose loss is this far above the link's (at least kStartupSevereMargin
+// and this many standard deviations of the round's count): start-up's gain overflows a one-BDP
+// bottleneck queue within a fraction of a round, losing a third of a round and more, which no
+// link-loss burst of the loss model comes near; waiting for a second such round lost about a BDP
+// more (1,300 queue drops at 50 Mbit/s and 60 ms RTT).
+constexpr double kStartupSevereSigmas = 6;
+constexpr double kStartupSevereMargin = 0.1;
 // Start-up runs again after this many rounds in a row that held packets at the entrance while the
 // path rate was only found application-limited.
 constexpr unsigned kRestartRounds = 2;
@@ -151,7 +158,9 @@ void BbrController::end_round(const AckEvent& e) {
       excess_loss_ = true;
       ++events_;
       ++excess_loss_rounds_;
-      if (mode_ == Mode::kStartup && ++startup_excess_rounds_ >= kStartupExcessRounds) filled_pipe_ = bw_measured_ = true;
+      const bool severe = frac > el + std::max(kStartupSevereMargin, kStartupSevereSigmas * sigma);
+      if (mode_ == Mode::kStartup && (++startup_excess_rounds_ >= kStartupExcessRounds || severe))
+        filled_pipe_ = bw_measured_ = true;
     } else if (queue_empty || !judged) {
       link_acked_ = link_acked_ * kLinkLossDecay + static_cast<double>(round_acked_);
       link_lost_ = link_lost_ * kLinkLossDecay + static_cast<double>(round_lost_);
@@ -203,7 +212,8 @@ void BbrController::check_full_pipe(const AckEvent& e) {
 void BbrController::check_restart() {
   const bool held = round_held_;
   round_held_ = false;
-  if (!filled_pipe_ || bw_measured_ || mode_ == Mode::kProbeRtt) {
+  // Drain holds packets at the entrance by design (it paces below the rate it found): no sign.
+  if (!filled_pipe_ || bw_measured_ || mode_ == Mode::kProbeRtt || mode_ == Mode::kDrain) {
     held_rounds_ = 0;
     return;
   }

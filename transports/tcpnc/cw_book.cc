@@ -30,7 +30,7 @@ coding::CwEncoder* CwBook::open(unsigned n, unsigned k) {
   CwState& c = state(e->cw_id());
   c = CwState{};
   c.id = e->cw_id();
-  c.planned_k = k;
+  c.planned_k = c.urgent_k = k;
   return e;
 }
 

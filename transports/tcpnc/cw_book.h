@@ -19,6 +19,7 @@ using transport::TimePoint;
 struct CwState {
   std::uint64_t id = UINT64_MAX;
   unsigned planned_k = 0;          // repairs planned after the sources
+  unsigned urgent_k = 0;           // of which sent before new sources; the rest fill idle slots
   unsigned repairs_sent = 0;       // repairs of any kind sent (next repair number)
   unsigned in_flight = 0;          // combinations of this CW in flight
   unsigned planned_in_flight = 0;  // of which planned ones

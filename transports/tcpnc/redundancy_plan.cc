@@ -27,7 +27,7 @@ void RedundancyPlan::start(unsigned peer_max_n, TimePoint now) {
   input_window_.reset();
   round_meter_.reset();
   next_adapt_ = last_adapt_ = now;
-  spare_ = false;
+  spare_ = spare_for_room_ = false;
   spare_choice_ = normal_choice_ = {};
   observed_burst_ = 1.0;
 }
@@ -71,6 +71,7 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   last_adapt_ = now;
   const bool was_spare = spare_;
   spare_ = path_has_room(input_rate, path);
+  spare_for_room_ = spare_ && path.filled;
   // The short window (the last 250 ms of transmissions, at least 500 and 40 loss bursts) drives the
   // chooser so that (n, k) follow the loss both up and down; the long-run estimate stands in when
   // the short one is not valid (e.g. after idle). LossEstimator::current() would keep the larger of
@@ -118,6 +119,7 @@ bool RedundancyPlan::maybe_adapt(TimePoint now, const PathEstimate& path, std::u
   choice_ = spare_ ? spare_choice_ : normal_choice_;
   chooser_.repairs_by_size(ch, bounds_, short_k_);
   chooser_.repairs_by_size(ch, spare, idle_k_);
+  chooser_.repairs_by_size(ch, normal, normal_k_);
   if (choice_.n == 0 || (choice_.n == n_ && choice_.k == k_)) return false;
   n_ = choice_.n;
   k_ = choice_.k;
@@ -211,6 +213,11 @@ unsigned RedundancyPlan::repairs_for(unsigned count, unsigned planned_n, unsigne
   if (count >= planned_n) return planned_k;
   if (choice_.n > 0 && count < short_k_.size()) return std::min(short_k_[count], s_.k_max);
   return std::max(1u, static_cast<unsigned>(std::ceil(double(planned_k) * count / std::max(1u, planned_n))));
+}
+
+unsigned RedundancyPlan::urgent_repairs_for(unsigned count, unsigned planned) const {
+  if (!spare_for_room_ || normal_choice_.n == 0 || count >= normal_k_.size()) return planned;
+  return std::min(planned, normal_k_[count]);
 }
 
 unsigned RedundancyPlan::idle_repairs_for(unsigned count) const {

@@ -72,6 +72,13 @@ class RedundancyPlan {
   // path has room: a loss at the end of a burst, or of a lone interactive packet, costs a round
   // trip, while its repairs use capacity the pause left idle.
   unsigned idle_repairs_for(unsigned count) const;
+  // Of the `planned` repairs of a CW of `count` sources, how many go before new sources: all of
+  // them, except while the spare plan is in effect because the input leaves the path room (not in
+  // Startup): then the normal plan's repairs for that size. The rest only fill what the input
+  // leaves idle and yield to it: planned as if capacity were free, they would otherwise cap the
+  // input at the path rate over the spare plan's redundancy, a window-limited host's window would
+  // fill the entrance queue, and the input would stay below the path and the plan spare.
+  unsigned urgent_repairs_for(unsigned count, unsigned planned) const;
   // Largest CW the delay budget allows at the path's rate: a lost source holds the sources after
   // it until its CW's repairs arrive, so a CW lasts at most cw_rtt_fraction x min RTT, or a floor
   // where that is shorter: 15 ms, but no more than min RTT / 2 or 64 sources, whichever is longer.
@@ -121,9 +128,11 @@ class RedundancyPlan {
   std::array<unsigned, coding::kMaxWindow + 1> short_k_{};  // repairs_by_size() for the estimate
                                                             // behind choice_ (valid once choice_.n > 0)
   std::array<unsigned, coding::kMaxWindow + 1> idle_k_{};   // the same for idle_retransmission_target
+  std::array<unsigned, coding::kMaxWindow + 1> normal_k_{}; // the same for the normal bound
   coding::Choice spare_choice_{};      // the choice for the spare target (valid once n > 0)
   coding::Choice normal_choice_{};     // the choice for the normal bound (valid once n > 0)
   bool spare_ = false;                 // the plan in effect is the spare one
+  bool spare_for_room_ = false;        // ... because the input leaves room (not Startup's rule)
   InputRateWindow input_window_;       // the last adaptation intervals' sources and durations:
                                        // the input rate over the last second
   RoundCostMeter round_meter_;         // what rounds cost the path, measured

@@ -146,7 +146,7 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   coding::CwEncoder* e = book_.filling();
   if (!e) {
     e = book_.open(plan_.n(), plan_.k());
-    if (e) book_.state(e->cw_id()).opened = now;
+    if (e) open_cw(*e, now);
   }
   if (!e) return 0;
   last_add_ = now;
@@ -154,6 +154,16 @@ std::size_t Sender::send_source(std::span<std::uint8_t> out, const CommonHeader&
   const std::size_t n = emit(out, h, comb, e->cw_id(), true, now);
   ++ctr_.sources_sent;
   return n;
+}
+
+void Sender::open_cw(coding::CwEncoder& e, TimePoint now) {
+  CwState& st = book_.state(e.cw_id());
+  st.opened = now;
+  st.urgent_k = plan_.urgent_repairs_for(e.planned_n(), st.planned_k);
+  // Input went on past the CW before the last one: that CW's idle-slot repairs found no idle slot
+  // in the time of a CW and are given up, so that its fate is settled (a round if it needs one).
+  for (const OpenCw c : book_.open_cws())
+    if (c.id + 1 < e.cw_id() && c.enc.closed()) c.st.planned_k = std::max(c.st.repairs_sent, c.st.urgent_k);
 }
 
 coding::Combination Sender::add_next_source(coding::CwEncoder& e, TimePoint now) {
@@ -277,6 +287,7 @@ void Sender::flush(TimePoint) {
   if (!e || e->count() == 0) return;
   CwState& c = book_.state(e->cw_id());
   unsigned k = plan_.repairs_for(e->count(), e->planned_n(), c.planned_k);
+  c.urgent_k = plan_.urgent_repairs_for(e->count(), k);
   // A pause closed the CW: the tighter idle target applies when the path has room for its repairs
   // (the plan already uses it while the input leaves room; see RedundancyPlan::spare()).
   const unsigned idle_k = plan_.idle_repairs_for(e->count());
@@ -334,11 +345,13 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
   for (const OpenCw c : book_.open_cws())  // coded retransmissions first
     if (CwBook::retransmit_need(c, seen_, plan_.loss_rate()) > 0) return send_repair(out, h, c, false, now);
   for (const OpenCw c : book_.open_cws())  // then planned repairs
-    if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return send_repair(out, h, c, true, now);
+    if (c.enc.closed() && c.st.repairs_sent < c.st.urgent_k) return send_repair(out, h, c, true, now);
   if (has_input()) {
     const std::size_t n = send_source(out, h, now);
     if (n > 0) return n;
   }
+  for (const OpenCw c : book_.open_cws())  // then repairs that fill what the input leaves idle
+    if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return send_repair(out, h, c, true, now);
   delivery_.mark_app_limited(in_flight_);  // the window allowed more than there was to send
   return std::nullopt;
 }
@@ -353,13 +366,16 @@ void Sender::apply_plan() {
   if (coding::CwEncoder* f = book_.filling()) {
     // The delay bound may have shrunk below what the CW already holds: then it closes now.
     const unsigned pn = std::max(f->count(), std::clamp<unsigned>(plan_.n(), 1, plan_.n_max()));
-    book_.state(f->cw_id()).planned_k = plan_.k();
+    CwState& st = book_.state(f->cw_id());
+    st.planned_k = plan_.k();
+    st.urgent_k = plan_.urgent_repairs_for(pn, plan_.k());
     f->set_plan(pn, std::min<unsigned>(plan_.k(), s_.k_max));
   }
   for (const OpenCw c : book_.open_cws()) {
     if (!c.enc.closed() || c.st.repairs_sent >= c.st.planned_k) continue;
     const unsigned kept = c.st.idle_plan ? c.st.planned_k : c.st.repairs_sent;  // an idle plan stands
     c.st.planned_k = std::max(kept, plan_.repairs_for(c.enc.count(), plan_.n(), plan_.k()));
+    c.st.urgent_k = std::min(c.st.planned_k, std::max(c.st.urgent_k, plan_.urgent_repairs_for(c.enc.count(), c.st.planned_k)));
   }
 }
 

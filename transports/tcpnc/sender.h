@@ -119,6 +119,8 @@ class Sender {
   std::size_t send_source(std::span<std::uint8_t> out, const CommonHeader& h, TimePoint now);
   // Something waits to become a source: a queued packet or the rest of a form in pieces.
   bool has_input() const { return !queue_.empty() || splitter_.pending(); }
+  // A CW just opened at `now`: its time and urgent repairs; older CWs' idle-slot repairs given up.
+  void open_cw(coding::CwEncoder& e, TimePoint now);
   // Adds the next source to the filling CW `e`: the queue's front packet (compressed, popped) or
   // the splitter's next piece.
   coding::Combination add_next_source(coding::CwEncoder& e, TimePoint now);

@@ -125,6 +125,7 @@ struct ScriptedPath {
   Duration queue_from{};
   bool app_limited = false;    // the sender has less to send than it may (marked before each send)
   bool entrance_held = false;  // every ACK event reports packets held at the sender's entrance
+  double in_flight_bdps = 0.9; // what every ACK event reports in flight, in BDPs
   double burst_loss = 0;       // a further share lost of what is sent in [burst_from, burst_until)
   Duration burst_from{}, burst_until{};
   DeliveryRateSampler sampler;
@@ -151,7 +152,7 @@ struct ScriptedPath {
       e.sample = sampler.finish(rtt / 2);
       e.rtt = rtt + (now.time_since_epoch() >= queue_from ? queue_delay : Duration::zero());
       e.srtt = *e.rtt;
-      e.in_flight = static_cast<std::uint32_t>(0.9 * rate * std::chrono::duration<double>(rtt).count());
+      e.in_flight = static_cast<std::uint32_t>(in_flight_bdps * rate * std::chrono::duration<double>(rtt).count());
       e.delivered = sampler.delivered();
       e.entrance_held = entrance_held;
       cc.on_ack(e);
@@ -263,6 +264,44 @@ TEST(BbrController, OneRoundOfExcessLossDoesNotEndStartupTwoInARowDo) {
       EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
     }
   }
+}
+
+TEST(BbrController, ARoundThatLosesFarMoreThanTheLinkEndsStartupAtOnce) {
+  // Start-up's overshoot overflowing a one-BDP queue: 40 % of one round of 500 transmissions lost
+  // (10,000 per second, 50 ms RTT) on a link that loses 1 %. No link-loss burst comes near that, and
+  // a second round of it would lose about a BDP more: start-up ends after the one round.
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 7});
+  ScriptedPath p;
+  p.rate = 10'000;
+  p.loss = 0.01;
+  p.app_limited = true;  // no plateau judged: only loss can end start-up
+  p.burst_loss = 0.4;
+  p.burst_from = 400ms;
+  p.burst_until = 450ms;
+  p.run(cc, 400ms);
+  ASSERT_EQ(cc.mode(), BbrController::Mode::kStartup);
+  p.run(cc, 110ms);  // the lossy round is acknowledged by 500 ms
+  EXPECT_NE(cc.mode(), BbrController::Mode::kStartup);
+  EXPECT_EQ(cc.events(), 1u);  // one excess round
+}
+
+TEST(BbrController, DrainHoldingPacketsDoesNotStartStartupAgain) {
+  // Start-up ends on a standing queue with application-limited samples (the rate not measured),
+  // and Drain then paces below that rate, holding the input at the entrance: that holding is
+  // Drain's own doing, no sign that the rate limits the sender.
+  BbrController cc({CcAlgorithm::kBbr, 10, 8192, 6});
+  ScriptedPath p;
+  p.app_limited = true;
+  p.queue_delay = 30ms;
+  p.queue_from = 300ms;
+  p.in_flight_bdps = 2.0;  // Drain lasts until in flight falls to a BDP
+  while (cc.mode() == BbrController::Mode::kStartup && p.now.time_since_epoch() < 2s) p.run(cc, 1ms);
+  ASSERT_EQ(cc.mode(), BbrController::Mode::kDrain);
+  p.entrance_held = true;
+  p.app_limited = false;
+  p.run(cc, 500ms);  // six round trips, in Drain throughout
+  EXPECT_EQ(cc.mode(), BbrController::Mode::kDrain);
+  EXPECT_EQ(cc.startup_restarts(), 0u);
 }
 
 TEST(BbrController, LinkLossAfterTheBottleneckIsAddedBackToTheRate) {

@@ -106,6 +106,24 @@ TEST_F(SparePlan, BurstsBetweenPausesAreJudgedByTheirMean) {
   EXPECT_NEAR(stat("input_rate_pps"), 5'700, 1);  // the last second: 6 bursts, 4 pauses
 }
 
+TEST_F(SparePlan, OnlyTheNormalPlansRepairsGoBeforeNewSources) {
+  // Input that leaves room: the spare plan's repairs are planned, but only as many as the normal
+  // plan would take for the CW's size go before new sources; the rest fill idle slots.
+  ASSERT_TRUE(run(5'000, 10).back());
+  const unsigned n = plan_.n(), spare_k = plan_.k();
+  const unsigned urgent = plan_.urgent_repairs_for(n, spare_k);
+  const unsigned urgent_half = plan_.urgent_repairs_for(n / 2, spare_k);
+  plan_.start(64, now_);  // a new session: the same loss, input that fills the path
+  ASSERT_FALSE(run(9'000, 10).back());
+  ASSERT_EQ(plan_.n(), n);
+  std::printf("n %u: spare k %u, of which urgent %u; normal k %u\n", n, spare_k, urgent, plan_.k());
+  EXPECT_LT(urgent, spare_k);
+  EXPECT_EQ(urgent, plan_.k());
+  EXPECT_EQ(plan_.urgent_repairs_for(n, plan_.k()), plan_.k());  // the normal plan: all urgent
+  EXPECT_LE(urgent_half, urgent);                                // shorter CWs: fewer
+  EXPECT_GE(urgent_half, 1u);
+}
+
 TEST_F(SparePlan, UntilTheControllerFillsThePathThePlanIsSpare) {
   ASSERT_FALSE(run(9'000, 10).back());  // fills the path: normal plan
   PathEstimate startup = kPath;
@@ -113,6 +131,9 @@ TEST_F(SparePlan, UntilTheControllerFillsThePathThePlanIsSpare) {
   sources_ += 900;
   plan_.maybe_adapt(now_ += 100ms, startup, sources_, sources_);
   EXPECT_TRUE(plan_.spare());
+  // In Startup every planned repair goes before new sources: the hosts' slow start needs rounds
+  // avoided more than it needs the capacity.
+  EXPECT_EQ(plan_.urgent_repairs_for(plan_.n(), plan_.k()), plan_.k());
 }
 
 // Rounds during adapted_plan, one every `every` intervals: how much of the input keeps coming in
