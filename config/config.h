@@ -184,6 +184,9 @@ inline std::string default_control_socket(const std::string& name) {
 }
 
 // The whole gateway configuration.
+// The most event loops `gateway.workers` may ask for.
+inline constexpr std::uint32_t kMaxWorkers = 64;
+
 struct GatewayConfig {
   std::string name;                          // required
   std::string control_socket;                // empty: /run/ncgw/<name>.sock (filled in by the loader)
@@ -192,6 +195,7 @@ struct GatewayConfig {
   std::vector<std::string> internal_interfaces;  // empty: routes in the main table (any interface)
   std::uint32_t route_table = 5100;          // policy table of the routes when interfaces are given
   std::uint32_t rule_priority = 5100;        // priority of the FIB rules that select that table
+  std::uint32_t workers = 0;                 // event loops (threads) of the data path; 0: auto
   TunConfig tun;
   ListenConfig listen;
   FudpSettings fudp;                         // defaults of every peer's FUDP block

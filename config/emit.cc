@@ -38,6 +38,11 @@ void emit_gateway(YAML::Emitter& out, const GatewayConfig& c) {
   if (c.internal_interfaces.empty()) out << YAML::Comment("empty: tunnel routes in the main table, any interface");
   emit_pair(out, "route_table", num(c.route_table));
   emit_pair(out, "rule_priority", num(c.rule_priority));
+  if (c.workers == 0) {
+    emit_pair(out, "workers", std::string("auto"), "one event loop per peer, at most one per core");
+  } else {
+    emit_pair(out, "workers", num(c.workers));
+  }
   out << YAML::EndMap;
 }
 

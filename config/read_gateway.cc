@@ -71,10 +71,22 @@ bool valid_user_name(std::string_view name) {
   return true;
 }
 
+// gateway.workers: "auto" (0) or an integer in 1..kMaxWorkers.
+static std::uint32_t read_workers(const Node& node) {
+  const bool scalar = node.yaml().IsScalar();
+  if (scalar && node.yaml().Scalar() == "auto") return 0;
+  const auto value = scalar ? parse_decimal(node.yaml().Scalar()) : std::nullopt;
+  if (!value || *value < 1 || *value > kMaxWorkers) {
+    node.fail("expected 'auto' or an integer in 1.." + std::to_string(kMaxWorkers) + ", got " +
+              (value ? node.yaml().Scalar() : node.describe()));
+  }
+  return static_cast<std::uint32_t>(*value);
+}
+
 void read_gateway(const Node& node, GatewayConfig& out) {
-  static constexpr std::array<std::string_view, 7> keys{"name", "control_socket", "internal_interfaces",
+  static constexpr std::array<std::string_view, 8> keys{"name", "control_socket", "internal_interfaces",
                                                         "route_table", "rule_priority", "private_key_file",
-                                                        "user"};
+                                                        "user", "workers"};
   node.check_keys(keys);
   const Node name = node.require("name");
   out.name = read_string(name);
@@ -105,6 +117,7 @@ void read_gateway(const Node& node, GatewayConfig& out) {
   if (const auto n = node.find("rule_priority")) {
     out.rule_priority = read_uint_as<std::uint32_t>(*n, 1, kMaxRulePriority);
   }
+  if (const auto n = node.find("workers")) out.workers = read_workers(*n);
 }
 
 void check_internal_interfaces(const Node& gateway, const GatewayConfig& config) {

@@ -24,6 +24,11 @@ struct GatewayCounters {
   std::uint64_t icmp_time_exceeded_sent = 0;            // ICMP Time Exceeded answers sent (peer or TUN)
   std::uint64_t icmp_suppressed = 0;                    // expiries not answered (ICMP error, no source...)
   std::uint64_t icmp_too_big_sent = 0;                  // ICMP Packet Too Big answers sent (peer or TUN)
+  std::uint64_t handed_over = 0;                        // packets passed to the worker serving their peer
+  std::uint64_t drop_handoff = 0;                       // of those, dropped: its channel was full, or the packet exceeded a slot (the TUN MTU)
+
+  // Adds another worker's counters (the status of a gateway with several workers).
+  GatewayCounters& operator+=(const GatewayCounters& o);
 };
 
 // Per-peer counters the driver keeps beside its core's own.
@@ -38,6 +43,9 @@ struct PeerCounters {
   std::uint64_t ttl_expired = 0;         // packets this peer delivered that expired here
   std::uint64_t icmp_time_exceeded_sent = 0;  // ICMP Time Exceeded answers sent into this peer
   std::uint64_t fudp_dropped = 0;        // packets a UDP flow's FUDP bucket dropped at the entrance
+
+  // Adds another worker's counters for the same peer.
+  PeerCounters& operator+=(const PeerCounters& o);
 };
 
 }  // namespace ncgw::gateway

@@ -16,7 +16,7 @@ namespace ncgw::gateway {
 using transport::TimePoint;
 
 Datapath::Datapath(const config::GatewayConfig& cfg, std::vector<std::optional<PeerKeys>> keys, const CoreHost& host,
-                   TimePoint now)
+                   TimePoint now, std::vector<bool> serves)
     : cfg_(cfg), packet_buf_(kMaxDatagram) {
   peers_.reserve(cfg_.peers.size());
   for (std::size_t i = 0; i < cfg_.peers.size(); ++i) {
@@ -24,6 +24,10 @@ Datapath::Datapath(const config::GatewayConfig& cfg, std::vector<std::optional<P
     PeerRuntime rt{&p};
     const std::uint16_t port = p.endpoint_port ? p.endpoint_port : config::default_port(p.transport);
     rt.address = SocketAddress::from(*config::parse_ip(p.endpoint_host), port);
+    if (!serves.empty() && !serves.at(i)) {   // another worker's: routing only
+      peers_.push_back(std::move(rt));
+      continue;
+    }
     const PeerKeys* k = i < keys.size() && keys[i] ? &*keys[i] : nullptr;
     if (k) {
       spdlog::info("peer {}: encrypted and authenticated (Noise IKpsk2, ChaCha20-Poly1305), peer key {}{}", p.name,
@@ -49,10 +53,13 @@ Datapath::Datapath(const config::GatewayConfig& cfg, std::vector<std::optional<P
   }
 }
 
-void Datapath::attach(TunIo& tun, const std::vector<DatagramPort*>& port_of_peer, DeadlineListener& deadlines) {
+void Datapath::attach(TunIo& tun, const std::vector<DatagramPort*>& port_of_peer, DeadlineListener& deadlines,
+                      PeerHandoff* handoff) {
   tun_ = &tun;
   deadlines_ = &deadlines;
+  handoff_ = handoff;
   for (std::size_t i = 0; i < peers_.size(); ++i) {
+    if (!serves(i)) continue;
     peers_[i].port = port_of_peer.at(i);
     if (std::find(ports_.begin(), ports_.end(), port_of_peer[i]) == ports_.end()) ports_.push_back(port_of_peer[i]);
   }
@@ -64,7 +71,13 @@ void Datapath::attach(TunIo& tun, const std::vector<DatagramPort*>& port_of_peer
 }
 
 void Datapath::serve_all(TimePoint t) {
-  for (std::size_t i = 0; i < peers_.size(); ++i) serve_peer(i, t);
+  for (std::size_t i = 0; i < peers_.size(); ++i) {
+    if (serves(i)) serve_peer(i, t);
+  }
+}
+
+void Datapath::on_handed_over(std::size_t index, std::span<const std::uint8_t> packet, TimePoint t) {
+  send_to_peer(peers_.at(index), packet, t);
 }
 
 void Datapath::on_tun_readable(TimePoint t) {
@@ -192,6 +205,7 @@ void Datapath::serve_dirty_peers(TimePoint t) {
     }
   }
   for (auto* port : ports_) port->flush();
+  if (handoff_) handoff_->flush();
 }
 
 void Datapath::serve_peer(std::size_t index, TimePoint t) {
@@ -238,6 +252,11 @@ void Datapath::deliver(PeerRuntime& from, std::span<std::uint8_t> packet, TimePo
 }
 
 void Datapath::send_to_peer(PeerRuntime& peer, std::span<const std::uint8_t> packet, TimePoint t) {
+  if (!peer.core) {   // another worker serves it; that one admits and counts
+    ++counters_.handed_over;
+    if (!handoff_->hand_over(static_cast<std::size_t>(&peer - peers_.data()), packet)) ++counters_.drop_handoff;
+    return;
+  }
   if (!admit(peer, packet, t)) return;
   const transport::SendResult r = peer.core->send(packet, t);
   if (r != transport::SendResult::accepted) ++peer.counters.send_refused;

@@ -26,11 +26,12 @@
 
 namespace ncgw::gateway {
 
-// One configured peer at run time: its core, address, port and counters.
+// One configured peer at run time: its core, address, port and counters. With several workers
+// every data path has an entry for every peer, but only the one serving it has its core and port.
 struct PeerRuntime {
   const config::Peer* cfg;
   SocketAddress address;
-  std::unique_ptr<transport::Core> core;
+  std::unique_ptr<transport::Core> core;   // null where another worker serves the peer
   DatagramPort* port = nullptr;
   std::optional<transport::TimePoint> armed_deadline;  // what the host was last told (DeadlineListener)
   PeerCounters counters;
@@ -46,6 +47,17 @@ class DeadlineListener {
   virtual void deadline_changed(std::size_t peer, std::optional<transport::TimePoint> deadline) = 0;
 };
 
+// Where packets go that are for peers another worker serves (gateway/worker.h binds it to the
+// handoff channels of handoff.h).
+class PeerHandoff {
+ public:
+  virtual ~PeerHandoff() = default;
+  // Hands `packet` to the worker serving peer `peer`; false when its channel is full.
+  virtual bool hand_over(std::size_t peer, std::span<const std::uint8_t> packet) = 0;
+  // Wakes the workers handed packets since the last call.
+  virtual void flush() = 0;
+};
+
 // Packets read from the TUN per on_tun_readable() before the host serves other sources (one
 // read with offloads on may hold up to 45 of them).
 inline constexpr std::size_t kTunPacketsPerWake = 256;
@@ -53,16 +65,25 @@ inline constexpr std::size_t kTunPacketsPerWake = 256;
 // The data path of one gateway. Single-threaded: the host calls it from one event loop.
 class Datapath {
  public:
-  // Builds one core per peer of `cfg` (keys index-aligned with cfg.peers) and the route table;
-  // throws std::exception with a clear message. `cfg` must outlive the data path.
+  // Builds one core per peer of `cfg` that `serves` names (keys index-aligned with cfg.peers;
+  // `serves` empty: every peer) and the route table; throws std::exception with a clear message.
+  // `cfg` must outlive the data path.
   Datapath(const config::GatewayConfig& cfg, std::vector<std::optional<PeerKeys>> keys, const CoreHost& host,
-           transport::TimePoint now);
+           transport::TimePoint now, std::vector<bool> serves = {});
   Datapath(const Datapath&) = delete;
   Datapath& operator=(const Datapath&) = delete;
 
   // Binds the I/O: the TUN side, each peer's port (index-aligned with peers()), and where new
   // deadlines go. Called once, before any event.
-  void attach(TunIo& tun, const std::vector<DatagramPort*>& port_of_peer, DeadlineListener& deadlines);
+  // `port_of_peer` is null for the peers this data path does not serve; `handoff` takes their packets.
+  void attach(TunIo& tun, const std::vector<DatagramPort*>& port_of_peer, DeadlineListener& deadlines,
+              PeerHandoff* handoff = nullptr);
+  // True if this data path serves peer `index` (holds its core).
+  bool serves(std::size_t index) const { return peers_[index].core != nullptr; }
+  // A packet another worker handed over for peer `index` (served here): into its core.
+  void on_handed_over(std::size_t index, std::span<const std::uint8_t> packet, transport::TimePoint t);
+  // Serves the peers fed since the last event and flushes the ports (after on_handed_over).
+  void serve(transport::TimePoint t) { serve_dirty_peers(t); }
   // Serves every peer once (first transmissions, deadlines); the host calls it at start.
   void serve_all(transport::TimePoint t);
   // Reads up to kTunPacketsPerWake packets from the TUN, routes them, serves the peers fed.
@@ -122,6 +143,7 @@ class Datapath {
   Forwarder forwarder_{routes_, cfg_.tun.addresses};
   TunIo* tun_ = nullptr;
   DeadlineListener* deadlines_ = nullptr;
+  PeerHandoff* handoff_ = nullptr;             // set with several workers
   GatewayCounters counters_;
   std::vector<std::uint8_t> packet_buf_;
   std::vector<std::uint8_t> tun_frame_;        // one TUN read with offloads on (kMaxTunFrame bytes)

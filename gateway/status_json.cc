@@ -26,7 +26,8 @@ json gateway_counters(const GatewayCounters& c) {
           {"udp_rx_bytes", c.udp_rx_bytes},       {"drop_unknown_sender", c.drop_unknown_sender},
           {"forwarded_packets", c.forwarded_packets}, {"ttl_expired", c.ttl_expired},
           {"icmp_time_exceeded_sent", c.icmp_time_exceeded_sent}, {"icmp_suppressed", c.icmp_suppressed},
-          {"icmp_too_big_sent", c.icmp_too_big_sent}};
+          {"icmp_too_big_sent", c.icmp_too_big_sent}, {"handed_over", c.handed_over},
+          {"drop_handoff", c.drop_handoff}};
 }
 
 json peer_status(const PeerStatusInput& p) {
@@ -66,11 +67,12 @@ std::string number(const json& v) {
 std::string render_status_json(const StatusInput& in) {
   json doc = {{"gateway", in.cfg.name},
               {"version", kVersion},
+              {"workers", in.workers},
               {"uptime_s", std::chrono::duration<double>(in.uptime).count()},
               {"counters", gateway_counters(in.counters)}};
   if (in.tun) {
     doc["tun"] = {{"name", in.tun->name()}, {"mtu", in.tun->mtu()}, {"ifindex", in.tun->ifindex()},
-                  {"offloads", in.tun->offload_state()}};
+                  {"offloads", in.tun->offload_state()}, {"queues", in.tun->queues()}};
   }
   doc["ports"] = json::array();
   for (const auto& p : in.ports) {

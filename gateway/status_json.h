@@ -42,9 +42,10 @@ struct StatusInput {
   std::chrono::steady_clock::duration uptime;
   std::vector<PeerStatusInput> peers;
   std::vector<PortStatusInput> ports;
+  std::size_t workers = 1;                 // event loops serving the peers
 };
 
-// JSON: {"gateway", "version", "uptime_s", "tun": {...}, "counters": {...}, "ports": [...],
+// JSON: {"gateway", "version", "workers", "uptime_s", "tun": {...}, "counters": {...}, "ports": [...],
 // "peers": [...]}.
 std::string render_status_json(const StatusInput& in);
 // A readable table of a status document (what `ncgw status` prints without --json).

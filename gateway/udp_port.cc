@@ -69,16 +69,24 @@ bool gso_refused(int error) { return error == EIO || error == EINVAL || error ==
 
 }  // namespace
 
-UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blocked)
+UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blocked, const PortSharing& sharing)
     : when_blocked_(when_blocked), gso_(offloads), tx_buf_(kBatch) {
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "udp socket " + local_name_);
   tune_socket(fd_, local.family() == AF_INET6);
+  int reuse = 1;
+  if (sharing.reuse_address) setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof reuse);
   if (::bind(fd_, reinterpret_cast<const sockaddr*>(&local.storage), local.length) < 0) {
     const int err = errno;
     ::close(fd_);
     throw std::system_error(err, std::generic_category(), "bind udp " + local_name_);
+  }
+  if (const auto& peer = sharing.connected_to;
+      peer && ::connect(fd_, reinterpret_cast<const sockaddr*>(&peer->storage), peer->length) < 0) {
+    const int err = errno;
+    ::close(fd_);
+    throw std::system_error(err, std::generic_category(), "connect udp " + local_name_ + " to " + peer->to_string());
   }
   SocketAddress bound;
   bound.length = sizeof bound.storage;
@@ -86,6 +94,7 @@ UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blo
     local_name_ = bound.to_string();
     local_port_ = bound.port();
   }
+  if (sharing.connected_to) local_name_ += " to " + sharing.connected_to->to_string();
   int on = 1;
   gro_ = offloads && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
   if (gro_) {

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ enum class WhenBlocked : std::uint8_t {
   hold,  // keep them queued, in order; blocked() says so until a flush gets them out
 };
 
+// How a port shares its local address with other sockets of the same gateway (gateway.workers >
+// 1: each peer's datagrams reach the worker serving it on a socket of its own).
+struct PortSharing {
+  bool reuse_address = false;                 // SO_REUSEADDR: other sockets may bind the same address
+  std::optional<SocketAddress> connected_to;  // connect(): this socket then receives only that peer's datagrams
+};
+
 // A bound, non-blocking UDP socket with batch buffers: the Linux DatagramPort.
 class UdpPort final : public DatagramPort {
  public:
@@ -42,8 +50,11 @@ class UdpPort final : public DatagramPort {
   // sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the link
   // capacity from the arrival gap of packet pairs: a GSO send reaches a local peer as one buffer
   // (no gap), and datagrams merged by GRO share one arrival time.
-  // Throws std::system_error naming the address on failure.
-  explicit UdpPort(const SocketAddress& local, bool offloads = false, WhenBlocked when_blocked = WhenBlocked::drop);
+  // With `sharing`, binds with SO_REUSEADDR and connects as it says (the kernel hands a datagram to
+  // the connected socket of its sender before an unconnected one). Throws std::system_error
+  // naming the address on failure.
+  explicit UdpPort(const SocketAddress& local, bool offloads = false, WhenBlocked when_blocked = WhenBlocked::drop,
+                   const PortSharing& sharing = {});
   // The same for `address`:`port` from a configuration.
   UdpPort(const transport::IpAddress& address, std::uint16_t port, bool offloads = false)
       : UdpPort(SocketAddress::from(address, port), offloads) {}
