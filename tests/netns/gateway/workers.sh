@@ -19,18 +19,12 @@ WORK=$(mktemp -d)
 GW_LOG_FILES=1
 source "$HERE/lib/netns.sh"
 source "$HERE/lib/ncgw.sh"
+source "$HERE/lib/hub.sh"
 trap 'rc=$?; [ $rc = 0 ] || tail -n 20 "$WORK"/gw*.log >&2; ns_cleanup; rm -rf "$WORK"; exit $rc' EXIT
 
 [ "$(nproc)" -ge 2 ] || { echo "SKIP: one core: workers auto would be 1"; exit 0; }
 
-for n in h1 gw1 gw2 h2 gw3 h3; do ns_add $n; done
-veth_link h1 eth0 gw1 lan0 10.1.0.2/24 10.1.0.1/24
-veth_link gw1 wan2 gw2 wan0 192.168.12.1/24 192.168.12.2/24
-veth_link gw1 wan3 gw3 wan0 192.168.13.1/24 192.168.13.2/24
-veth_link h2 eth0 gw2 lan0 10.2.0.2/24 10.2.0.1/24
-veth_link h3 eth0 gw3 lan0 10.3.0.2/24 10.3.0.1/24
-for h in 1 2 3; do nsx h$h ip route add default via 10.$h.0.1; gateway_sysctls gw$h; done
-for g in gw1 gw2 gw3; do make_gateway_key $g; done
+build_hub_topology
 
 # Writes gateway $1's config: TUN address $2, workers $3, then "peer endpoint prefix..." entries
 # (prefixes comma-separated).
