@@ -158,7 +158,7 @@ void emit_peer(YAML::Emitter& out, const Peer& p, const FudpSettings& top) {
   switch (p.transport) {
     case TransportKind::plain:
       emit_pair(out, "session_id", num(p.plain.session_id),
-           p.plain.session_id == 0 ? "0: derived from the two gateway names" : nullptr);
+           p.plain.session_id == 0 ? "0: derived from the two underlay endpoints" : nullptr);
       break;
     case TransportKind::tcpnc: emit_tcpnc(out, p.tcpnc); break;
     case TransportKind::udt: emit_udt(out, p.udt); break;

@@ -75,7 +75,7 @@ std::unique_ptr<transport::Core> make_secure(std::unique_ptr<transport::Core> in
 
 std::unique_ptr<transport::Core> make_plain(const config::GatewayConfig& gw, const config::Peer& peer) {
   plain::PlainCoreSettings s;
-  s.session_id = plain_session_id(gw.name, peer);
+  s.session_id = plain_session_id(gw, peer);
   s.max_datagram = underlay_max_datagram(gw, peer) - record_overhead(peer);
   return std::make_unique<plain::PlainCore>(s);
 }
@@ -176,10 +176,32 @@ std::uint16_t listen_port(const config::GatewayConfig& gw, config::TransportKind
   return 0;
 }
 
-std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer) {
+std::string endpoint_key(const UnderlayEndpoint& e) {
+  std::string key(1, e.v6 ? '\x06' : '\x04');
+  key.append(reinterpret_cast<const char*>(e.bytes.data()), e.v6 ? 16 : 4);
+  key.push_back(static_cast<char>(e.port >> 8));
+  key.push_back(static_cast<char>(e.port & 0xff));
+  return key;
+}
+
+std::uint32_t plain_session_id(const UnderlayEndpoint& local, const UnderlayEndpoint& peer) {
+  const bool local_first = endpoint_before(local, peer);
+  const UnderlayEndpoint& a = local_first ? local : peer;
+  const UnderlayEndpoint& b = local_first ? peer : local;
+  return std::max<std::uint32_t>(1, fnv1a(endpoint_key(a) + endpoint_key(b)));
+}
+
+std::uint32_t plain_session_id(const config::GatewayConfig& gw, const config::Peer& peer) {
   if (peer.plain.session_id != 0) return peer.plain.session_id;
-  const std::string& a = std::min(local_name, peer.name);
-  const std::string& b = std::max(local_name, peer.name);
+  const auto remote = parse_endpoint(peer.endpoint_host, peer.endpoint_port);
+  const auto local = remote ? local_endpoint_toward(gw.listen, *remote, gw.listen.plain_port) : std::nullopt;
+  if (local) return plain_session_id(*local, *remote);
+  // No route to the peer now: fall back on something both sides still share, the two names.
+  spdlog::warn("peer {}: no route to {}; plain session id derived from the gateway names instead of the "
+               "endpoints (set plain.session_id on both sides if they differ)",
+               peer.name, peer.endpoint_host);
+  const std::string& a = std::min(gw.name, peer.name);
+  const std::string& b = std::max(gw.name, peer.name);
   return std::max<std::uint32_t>(1, fnv1a(a + "|" + b));
 }
 

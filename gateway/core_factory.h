@@ -10,6 +10,7 @@
 
 #include "config/config.h"
 #include "gateway/peer_keys.h"
+#include "gateway/underlay_endpoint.h"
 #include "transports/common/core.h"
 
 namespace ncgw::gateway {
@@ -26,8 +27,15 @@ std::size_t underlay_max_datagram(const config::GatewayConfig& gw, const config:
 // The UDP port the gateway listens on for peers of transport `kind` (listen.*_port).
 std::uint16_t listen_port(const config::GatewayConfig& gw, config::TransportKind kind);
 
-// Session id both gateways of a plain tunnel derive: configured, or FNV-1a of the two names in order.
-std::uint32_t plain_session_id(const std::string& local_name, const config::Peer& peer);
+// Session id both gateways of a plain tunnel derive without talking: `plain.session_id` when set,
+// else the id of the two underlay endpoints (below); the two names if no route leads to the peer.
+std::uint32_t plain_session_id(const config::GatewayConfig& gw, const config::Peer& peer);
+
+// The bytes an endpoint contributes to a derived session id: family (4 or 6), address, port (big-endian).
+std::string endpoint_key(const UnderlayEndpoint& e);
+
+// FNV-1a over endpoint_key of the smaller endpoint, then of the larger: the same on both sides.
+std::uint32_t plain_session_id(const UnderlayEndpoint& local, const UnderlayEndpoint& peer);
 
 // The TUN MTU `tun.mtu: auto` resolves to: the smallest payload any peer's core carries
 // unfragmented (underlay MTU minus every header the tunnel adds); throws TransportUnavailable.

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "gateway/udt_role.h"
+#include "gateway/underlay_endpoint.h"
 
 namespace ncgw::gateway {
 

@@ -30,26 +30,26 @@ udp_bound() { nsx "$1" ss -Hlun "sport = :$2" | grep -q .; }
 check_forged_datagrams() {
   echo "== forged datagram from a non-peer address"
   # The forgery is a datagram gw2's plain core would accept: current version, the tunnel's real
-  # session id (FNV-1a of the two gateway names, computed as the gateways do), carrying a UDP packet
+  # session id (derived from the two gateways' endpoints, as the gateways do), carrying a UDP packet
   # for h2:9999. It comes from 192.168.77.3, which is not gw2's peer: only the sender check can
   # stop it. Control (plain): the same datagram from gw1's own address and port does reach h2.
-  local names="${NS_PREFIX}-gw1 ${NS_PREFIX}-gw2" expected=1 before after received seq
+  local endpoints="192.168.77.1:$PORT 192.168.77.2:$PORT" expected=1 before after received seq
   nsx gw1 ip addr add 192.168.77.3/24 dev wan0
   before=$(counter gw2 'd["counters"]["drop_unknown_sender"]')
   ns_bg h2 /usr/bin/python3 "$HERE/lib/udp_count.py" 10.2.0.2 9999 3 "$WORK/udp_count"
   local count_pid=$LAST_PID
   wait_for udp_bound h2 9999 || fail "udp_count did not start"
   forge h1 legit 10.2.0.2 9999                                    # control: via the tunnel
-  forge gw1 forged 192.168.77.3 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names
+  forge gw1 forged 192.168.77.3 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $endpoints
   local sec_before sec_after
   if [ "${SECURITY:-aead}" != none ]; then
     # Secured: the same forgery from gw1's own address and port must stop at the secure layer.
     sec_before=$(counter gw2 "$SEC_DROPS")
-    forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names 0
+    forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $endpoints 0
   elif [ "$TRANSPORT" = plain ]; then
     # gw1's next sequence number, so the impersonation does not disturb gw2's loss accounting.
     seq=$(counter gw1 'c["tx_packets"] + c["keepalives_sent"]')
-    forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $names "$seq"
+    forge gw1 forged "192.168.77.1:$PORT" 192.168.77.2 "$PORT" 10.1.0.2 10.2.0.2 9999 $endpoints "$seq"
     expected=2
   fi
   wait "$count_pid" || true

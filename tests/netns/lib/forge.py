@@ -2,9 +2,10 @@
 
 legit DST PORT
     one ordinary UDP datagram to DST:PORT (travels through the tunnel).
-forged SRC GW PORT INNER_SRC INNER_DST INNER_PORT NAME_A NAME_B [SEQ]
+forged SRC GW PORT INNER_SRC INNER_DST INNER_PORT ENDPOINT_A ENDPOINT_B [SEQ]
     a plain-transport datagram that passes every check of the receiving core: current version,
-    the tunnel's real session id (FNV-1a of "<smaller name>|<larger name>", docs/plain-wire.md),
+    the tunnel's real session id (derived from the two gateways' endpoints ADDR:PORT as the
+    gateways derive it, docs/plain-wire.md),
     sequence number SEQ (default 0), carrying an IPv4/UDP packet INNER_SRC -> INNER_DST:INNER_PORT.
     SRC is ADDR (an ordinary socket bound to ADDR) or ADDR:SPORT (a raw socket, so the datagram
     carries the source port of the gateway's own socket: it impersonates that gateway).
@@ -21,17 +22,28 @@ VERSION = 2     # transports/plain/wire.h kVersion
 MAGIC = 0x4E47
 
 
-def fnv1a(text):
+def fnv1a_bytes(data):
     h = 2166136261
-    for c in text.encode():
+    for c in data:
         h ^= c
         h = (h * 16777619) & 0xFFFFFFFF
     return h
 
 
+def endpoint_key(endpoint):
+    """(family, address bytes, port) of "ADDR:PORT" or "[ADDR6]:PORT", ordered as the gateways order them."""
+    addr, _, port = endpoint.rpartition(":")
+    addr = addr.strip("[]")
+    v6 = ":" in addr
+    return (v6, socket.inet_pton(socket.AF_INET6 if v6 else socket.AF_INET, addr), int(port))
+
+
 def session_id(a, b):
-    """The session id both gateways derive when plain.session_id is not configured."""
-    return max(1, fnv1a(min(a, b) + "|" + max(a, b)))
+    """The session id both gateways derive from their endpoints when plain.session_id is not configured."""
+    data = b""
+    for v6, addr, port in sorted([endpoint_key(a), endpoint_key(b)]):
+        data += bytes([6 if v6 else 4]) + addr + struct.pack("!H", port)
+    return max(1, fnv1a_bytes(data))
 
 
 def header(session, seq=0, version=VERSION, ptype=1, flags=0, auth_len=0, magic=MAGIC):
@@ -90,10 +102,10 @@ def main(argv):
     if mode == "legit":
         Sender("0.0.0.0").send(b"legit", argv[2], int(argv[3]))
     elif mode == "forged":
-        src, gw, port, isrc, idst, iport, name_a, name_b = argv[2:10]
+        src, gw, port, isrc, idst, iport, endpoint_a, endpoint_b = argv[2:10]
         seq = int(argv[10]) % 65536 if len(argv) > 10 else 0
         inner = ipv4_udp(isrc, idst, int(iport), b"forged")
-        Sender(src).send(header(session_id(name_a, name_b), seq) + inner, gw, int(port))
+        Sender(src).send(header(session_id(endpoint_a, endpoint_b), seq) + inner, gw, int(port))
     elif mode in ("garbage", "runts"):
         src, gw, port = argv[2:5]
         items = GARBAGE if mode == "garbage" else [b"\x00\x01\x02"] * 5

@@ -41,6 +41,9 @@ std::size_t GatewayNetwork::add_gateway(const std::string& yaml, const std::stri
   auto g = std::make_unique<SimGateway>();
   g->cfg = std::get<config::GatewayConfig>(std::move(loaded));
   g->underlay = *config::parse_ip(underlay);
+  // Bound to its own address, as the simulated ports are: endpoint-derived ids (the UDT role, the
+  // plain session id) then come from the simulated addresses, not from this machine's routes.
+  if (g->cfg.listen.address == "0.0.0.0") g->cfg.listen.address = underlay;
   g->tun = std::make_unique<MemoryTun>(vnet);
   // Wall clock at core time 0: a fixed date, so records and cookies replay exactly.
   const gateway::CoreHost host{seeded_bytes(seed_for(1000 + gateways_.size())), 1'790'000'000'000'000'000};

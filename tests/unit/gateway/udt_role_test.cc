@@ -60,7 +60,7 @@ TEST(UdtRole, ExplicitRolesAreKept) {
 
 TEST(UdtRole, WildcardListenUsesTheRoutedSourceAddress) {
   config::ListenConfig l;  // 0.0.0.0
-  const auto local = local_endpoint_toward(l, v4(127, 0, 0, 1, 5502));
+  const auto local = local_endpoint_toward(l, v4(127, 0, 0, 1, 5502), l.udt_port);
   ASSERT_TRUE(local);
   EXPECT_EQ(local->to_string(), "127.0.0.1:5502");
 }
