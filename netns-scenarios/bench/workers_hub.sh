@@ -15,8 +15,7 @@ set -euo pipefail
 NCGW=$(realpath "$1")
 SECONDS_PER_FLOW=${2:-8}
 REPS=${3:-2}
-# plain is left out: through this hub the plain transport did not pass a ping (with 1 worker too; not diagnosed)
-VARIANTS=${VARIANTS:-"tcpnc:none tcpnc:aead"}
+VARIANTS=${VARIANTS:-"plain:none plain:aead tcpnc:none tcpnc:aead"}
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 NS_PREFIX="wh$$"
 WORK=$(mktemp -d)
