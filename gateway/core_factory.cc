@@ -7,6 +7,7 @@
 
 #include "config/loader.h"
 #include "crypto/secure_core.h"
+#include "gateway/log_once.h"
 #include "gateway/route_probe.h"
 #include "gateway/secure_random.h"
 #include "gateway/udp_port.h"
@@ -197,11 +198,13 @@ std::uint32_t plain_session_id(const config::GatewayConfig& gw, const config::Pe
   const auto local = remote ? local_endpoint_toward(gw.listen, *remote, gw.listen.plain_port) : std::nullopt;
   if (local) return plain_session_id(*local, *remote);
   // No route to the peer now: fall back on something both sides still share, the two names.
-  spdlog::warn("peer {}: no route to {}; plain session id derived from the gateway names instead of the "
-               "endpoints (set plain.session_id on both sides if they differ)",
-               peer.name, peer.endpoint_host);
-  const std::string& a = std::min(gw.name, peer.name);
-  const std::string& b = std::max(gw.name, peer.name);
+  warn_once("plain-session-names:" + peer.name,
+            fmt::format("peer {}: no route to {}; plain session id derived from the gateway names instead of "
+                        "the endpoints (set plain.session_id on both sides if they differ)",
+                        peer.name, peer.endpoint_host));
+  const bool local_first = name_before(gw.name, peer.name);
+  const std::string& a = local_first ? gw.name : peer.name;
+  const std::string& b = local_first ? peer.name : gw.name;
   return std::max<std::uint32_t>(1, fnv1a(a + "|" + b));
 }
 

@@ -1,7 +1,8 @@
 #include "gateway/udt_role.h"
 
-#include <algorithm>
 #include <spdlog/spdlog.h>
+
+#include "gateway/log_once.h"
 
 namespace ncgw::gateway {
 udt::TunnelRole auto_udt_role(const UnderlayEndpoint& local, const UnderlayEndpoint& peer) {
@@ -19,15 +20,17 @@ udt::TunnelRole udt_role_for(const config::GatewayConfig& gw, const config::Peer
   const auto local = local_endpoint_toward(gw.listen, peer_endpoint, gw.listen.udt_port);
   if (!local) {
     // No route to the peer now: fall back on an order both sides still share, the two names.
-    const bool caller = std::min(gw.name, peer.name) == gw.name;
-    spdlog::warn("peer {}: udt role auto: no route to {}; {} by gateway names", peer.name,
-                 peer_endpoint.to_string(), caller ? "caller" : "listener");
+    const bool caller = name_before(gw.name, peer.name);
+    warn_once("udt-role-names:" + peer.name,
+              fmt::format("peer {}: udt role auto: no route to {}; {} by gateway names", peer.name,
+                          peer_endpoint.to_string(), caller ? "caller" : "listener"));
     return caller ? udt::TunnelRole::caller : udt::TunnelRole::listener;
   }
   const udt::TunnelRole role = auto_udt_role(*local, peer_endpoint);
-  spdlog::info("peer {}: udt role auto: {} (local {} {} peer {})", peer.name,
-               role == udt::TunnelRole::caller ? "caller" : "listener", local->to_string(),
-               role == udt::TunnelRole::caller ? "<" : ">", peer_endpoint.to_string());
+  info_once("udt-role:" + peer.name,
+            fmt::format("peer {}: udt role auto: {} (local {} {} peer {})", peer.name,
+                        role == udt::TunnelRole::caller ? "caller" : "listener", local->to_string(),
+                        role == udt::TunnelRole::caller ? "<" : ">", peer_endpoint.to_string()));
   return role;
 }
 

@@ -48,4 +48,6 @@ std::optional<UnderlayEndpoint> local_endpoint_toward(const config::ListenConfig
   return routed_source(peer, local_port);
 }
 
+bool name_before(const std::string& local_name, const std::string& peer_name) { return local_name < peer_name; }
+
 }  // namespace ncgw::gateway

@@ -33,4 +33,8 @@ std::optional<UnderlayEndpoint> parse_endpoint(const std::string& ip, std::uint1
 std::optional<UnderlayEndpoint> local_endpoint_toward(const config::ListenConfig& listen,
                                                       const UnderlayEndpoint& peer, std::uint16_t local_port);
 
+// The order gateways fall back on while no route leads to the peer: their names, the lesser first.
+// Both sides agree only when each gateway's own name is the one its peer's entry uses for it.
+bool name_before(const std::string& local_name, const std::string& peer_name);
+
 }  // namespace ncgw::gateway

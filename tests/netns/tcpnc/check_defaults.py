@@ -25,15 +25,22 @@ POINTS = [
 ]
 
 
+# A point that misses a bound is run once more and must meet every bound in that run. Goodput and
+# the mean RTT are wall-clock figures on a machine shared with other jobs: in clean-clone runs the
+# demo10 tunnel's mean RTT was 28-33 ms, and once 40.9 (bound 40) with its goodput as usual. A
+# regression misses in both runs; both runs' figures are printed.
+RETRIES = 1
+
+
 def flow(run, name):
     """The flow `name` of a run, or {}."""
     return next((f for f in run.get("flows", []) if f.get("name") == name), {})
 
 
-def check_point(out, runner, scenario, tools, point):
-    """Runs one point; returns the list of problems."""
+def check_point(out, runner, scenario, tools, point, attempt=0):
+    """Runs one point (results in OUT/CASE, OUT/CASE.again-N for a rerun); returns the list of problems."""
     case, variants, flow_name, e2e, tunnel, least, rtt_bound, extra = point
-    d = os.path.join(out, case)
+    d = os.path.join(out, case if attempt == 0 else f"{case}.again-{attempt}")
     cmd = ["/usr/bin/python3", runner, scenario, "--case", case, "--out", d] + tools + extra
     for v in variants:
         cmd += ["--variant", v]
@@ -57,11 +64,18 @@ def check_point(out, runner, scenario, tools, point):
 
 
 def main():
-    """Exit 0 when every point meets its bounds."""
+    """Exit 0 when every point meets its bounds (a point that misses is run once more, see RETRIES)."""
     out, runner, scenario, tools = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     problems = []
     for point in POINTS:
-        problems += check_point(out, runner, scenario, tools, point)
+        missed = check_point(out, runner, scenario, tools, point)
+        for attempt in range(RETRIES):
+            if not missed:
+                break
+            print(f"[tcpnc-defaults] {point[0]} missed ({'; '.join(missed)}): running it again "
+                  f"({attempt + 1} of {RETRIES})")
+            missed = check_point(out, runner, scenario, tools, point, attempt + 1)
+        problems += missed
     for p in problems:
         print("FAIL", p)
     print("PASS" if not problems else "FAILED")

@@ -65,8 +65,9 @@ PORT=$((PORT + 1))
 ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got2.bin" --bytes "$BYTES" --timeout 90
 RX=$LAST_PID
 sleep 0.3
-SENT=$(nsx a timeout 100 "$PEER" role=caller local=192.168.78.1 peer=192.168.78.2:$PORT dir=send bytes=$BYTES seed=$SEED | grep -E '^(done|error)') \
-  || fail "libudt caller failed"
+nsx a timeout 100 "$PEER" role=caller local=192.168.78.1 peer=192.168.78.2:$PORT dir=send bytes=$BYTES seed=$SEED \
+  > "$WORK/peer2.out" 2>&1 || fail "libudt caller failed (exit $?): $(cat "$WORK/peer2.out")"
+SENT=$(grep -E '^(done|error)' "$WORK/peer2.out") || fail "libudt caller printed no result: $(cat "$WORK/peer2.out")"
 wait "$RX" || fail "ncgw-udt receive (from libudt) failed"
 GOT=$("$PEER" checksum-file="$WORK/got2.bin" | grep '^done')
 echo "   libudt sent:  $SENT"
