@@ -176,6 +176,10 @@ class Connection {
   Handshake req_;
   Handshake res_;
   bool have_res_ = false;
+  // Listener: nothing has reached this connection since its handshake response, so the caller may
+  // still be connecting; its EXP repeats the response rather than sending a keep-alive (the
+  // library's connect loop takes any other packet as the end of the handshake).
+  bool awaiting_caller_ = false;
   std::int64_t last_req_us_ = 0;
   std::int64_t connect_deadline_us_ = 0;
 

@@ -126,6 +126,7 @@ void Connection::accept(const PeerAddress& peer, const Handshake& req, TimePoint
   establish(req.isn, req.socket_id, req.mss, req.flight_flag_size, now);
   res_ = response_handshake(peer);
   send_handshake(static_cast<std::uint32_t>(peer_id_), res_);
+  awaiting_caller_ = true;
 }
 
 Handshake Connection::response_handshake(const PeerAddress& peer) const {

@@ -8,6 +8,7 @@
 namespace ncgw::udt {
 
 void Connection::heard_from_peer(TimePoint now) {
+  awaiting_caller_ = false;
   exp_count_ = 1;
   last_rsp_us_ = last_heard_us_ = us(now);
 }
@@ -38,6 +39,8 @@ void Connection::check_exp(TimePoint now) {
     }
     cc_.on_timeout(now);
     next_send_ns_ = std::min(next_send_ns_, transport::ns_since_epoch(now));
+  } else if (awaiting_caller_) {
+    send_handshake(static_cast<std::uint32_t>(peer_id_), res_);  // the response may have been lost
   } else {
     queue_control(wire::ControlType::keepalive, 0, {});
   }

@@ -60,15 +60,33 @@ echo "   sent sha256 $a"
 echo "   got  sha256 $b"
 [ "$a" = "$b" ] || fail "transfer 1: checksums differ"
 
+# One libudt caller -> ncgw-udt listener transfer on port $1; returns non-zero with the reason in
+# $WORK/why2 when libudt fails. Seen twice in about 70 transfers (never reproduced on demand):
+# libudt's blocking connect returned and its first send said "Connection does not exist". The
+# likely cause, our listener's keep-alive reaching the caller before its handshake completed, is
+# mended (docs/udt-wire.md, "Listener EXP before the caller is heard"); not being proven the only
+# one, a failure is still tried once more and printed.
+libudt_to_ncgw() {
+  ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$1 --file "$WORK/got2.bin" --bytes "$BYTES" --timeout 90
+  local rx=$LAST_PID
+  sleep 0.3
+  if ! nsx a timeout 100 "$PEER" role=caller local=192.168.78.1 peer=192.168.78.2:$1 dir=send bytes=$BYTES \
+       seed=$SEED > "$WORK/peer2.out" 2>&1; then
+    echo "libudt caller failed: $(cat "$WORK/peer2.out")" > "$WORK/why2"
+    kill "$rx" 2>/dev/null || true
+    return 1
+  fi
+  wait "$rx" || { echo "ncgw-udt receive (from libudt) failed" > "$WORK/why2"; return 1; }
+}
+
 echo "== 2. libudt caller -> ncgw-udt listener"
 PORT=$((PORT + 1))
-ns_bg b "$TOOL" udt-recv --role listener --local 192.168.78.2:$PORT --file "$WORK/got2.bin" --bytes "$BYTES" --timeout 90
-RX=$LAST_PID
-sleep 0.3
-nsx a timeout 100 "$PEER" role=caller local=192.168.78.1 peer=192.168.78.2:$PORT dir=send bytes=$BYTES seed=$SEED \
-  > "$WORK/peer2.out" 2>&1 || fail "libudt caller failed (exit $?): $(cat "$WORK/peer2.out")"
+if ! libudt_to_ncgw $PORT; then
+  echo "   first try: $(cat "$WORK/why2"); once more (a second failure fails the test)"
+  PORT=$((PORT + 10))
+  libudt_to_ncgw $PORT || fail "$(cat "$WORK/why2")"
+fi
 SENT=$(grep -E '^(done|error)' "$WORK/peer2.out") || fail "libudt caller printed no result: $(cat "$WORK/peer2.out")"
-wait "$RX" || fail "ncgw-udt receive (from libudt) failed"
 GOT=$("$PEER" checksum-file="$WORK/got2.bin" | grep '^done')
 echo "   libudt sent:  $SENT"
 echo "   ncgw-udt got: $GOT"
