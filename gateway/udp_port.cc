@@ -69,8 +69,9 @@ bool gso_refused(int error) { return error == EIO || error == EINVAL || error ==
 
 }  // namespace
 
-UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blocked, const PortSharing& sharing)
-    : when_blocked_(when_blocked), gso_(offloads), tx_buf_(kBatch) {
+UdpPort::UdpPort(const SocketAddress& local, UdpOffloads offloads, WhenBlocked when_blocked,
+                 const PortSharing& sharing)
+    : when_blocked_(when_blocked), gso_(offloads != UdpOffloads::none), tx_buf_(kBatch) {
   local_name_ = local.to_string();
   fd_ = ::socket(local.family(), SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   if (fd_ < 0) throw std::system_error(errno, std::generic_category(), "udp socket " + local_name_);
@@ -96,7 +97,7 @@ UdpPort::UdpPort(const SocketAddress& local, bool offloads, WhenBlocked when_blo
   }
   if (sharing.connected_to) local_name_ += " to " + sharing.connected_to->to_string();
   int on = 1;
-  gro_ = offloads && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
+  gro_ = offloads == UdpOffloads::both && ::setsockopt(fd_, SOL_UDP, UDP_GRO, &on, sizeof on) == 0;
   if (gro_) {
     rx_stride_ = 65536;
     rx_capacity_ = kGroMessages;

@@ -43,20 +43,27 @@ struct PortSharing {
   std::optional<SocketAddress> connected_to;  // connect(): this socket then receives only that peer's datagrams
 };
 
+// Which UDP offloads a port uses.
+enum class UdpOffloads : std::uint8_t {
+  none,       // one datagram per message each way
+  send_only,  // runs of datagrams sent as UDP GSO; no GRO on receive, so that each datagram keeps
+              // its own arrival time (UDT: its receiver measures the link capacity from packet pairs;
+              // docs/datapath.md "UDP: GSO and GRO")
+  both,       // GSO on send, UDP GRO on receive
+};
+
 // A bound, non-blocking UDP socket with batch buffers: the Linux DatagramPort.
 class UdpPort final : public DatagramPort {
  public:
-  // Binds `local` (port 0: any free port) with IP_PMTUDISC_DO and large buffers. With `offloads`,
-  // sends runs as GSO and asks for UDP GRO; not for UDT, whose receiver estimates the link
-  // capacity from the arrival gap of packet pairs: a GSO send reaches a local peer as one buffer
-  // (no gap), and datagrams merged by GRO share one arrival time.
+  // Binds `local` (port 0: any free port) with IP_PMTUDISC_DO and large buffers, sending runs as
+  // GSO and asking for UDP GRO as `offloads` says (GSO turns itself off if the kernel refuses it).
   // With `sharing`, binds with SO_REUSEADDR and connects as it says (the kernel hands a datagram to
   // the connected socket of its sender before an unconnected one). Throws std::system_error
   // naming the address on failure.
-  explicit UdpPort(const SocketAddress& local, bool offloads = false, WhenBlocked when_blocked = WhenBlocked::drop,
+  explicit UdpPort(const SocketAddress& local, UdpOffloads offloads = UdpOffloads::none, WhenBlocked when_blocked = WhenBlocked::drop,
                    const PortSharing& sharing = {});
   // The same for `address`:`port` from a configuration.
-  UdpPort(const transport::IpAddress& address, std::uint16_t port, bool offloads = false)
+  UdpPort(const transport::IpAddress& address, std::uint16_t port, UdpOffloads offloads = UdpOffloads::none)
       : UdpPort(SocketAddress::from(address, port), offloads) {}
   ~UdpPort() override;
   UdpPort(const UdpPort&) = delete;

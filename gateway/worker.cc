@@ -12,6 +12,7 @@
 #include "crypto/secure_core.h"
 #include "gateway/core_factory.h"
 #include "gateway/security_log.h"
+#include "gateway/timer_slack.h"
 
 namespace ncgw::gateway {
 
@@ -80,6 +81,12 @@ std::chrono::steady_clock::time_point Worker::steady(TimePoint t) const {
   return epoch_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(t.time_since_epoch());
 }
 
+// UDP GSO and GRO for every transport but UDT, which sends with GSO and receives without GRO:
+// its packet-pair capacity estimate needs each datagram's own arrival time.
+static UdpOffloads udp_offloads(config::TransportKind kind) {
+  return kind == config::TransportKind::udt ? UdpOffloads::send_only : UdpOffloads::both;
+}
+
 std::vector<DatagramPort*> Worker::open_ports() {
   const std::vector<bool> served = served_peers(placement_);
   if (placement_.workers == 1) return open_shared_ports(served, false);
@@ -89,7 +96,7 @@ std::vector<DatagramPort*> Worker::open_ports() {
     if (!served[i]) continue;
     const auto& peer = datapath_.peers()[i];
     const SocketAddress local = SocketAddress::from(listen, listen_port(cfg_, peer.cfg->transport));
-    const bool offloads = peer.cfg->transport != config::TransportKind::udt;   // see open_shared_ports
+    const UdpOffloads offloads = udp_offloads(peer.cfg->transport);
     ports_.push_back(std::make_unique<UdpPort>(local, offloads, WhenBlocked::drop, PortSharing{true, peer.address}));
     port_of_peer[i] = ports_.back().get();
     spdlog::info("worker {}: udp {} for peer {}", placement_.index, ports_.back()->local_name(), peer.cfg->name);
@@ -112,9 +119,7 @@ std::vector<DatagramPort*> Worker::open_shared_ports(const std::vector<bool>& pe
       port_of_peer[i] = same->second;
       continue;
     }
-    // UDP GSO and GRO for every transport but UDT, whose packet-pair capacity estimate needs the
-    // datagrams' own arrival gaps (udp_port.h).
-    const bool offloads = kind != config::TransportKind::udt;
+    const UdpOffloads offloads = udp_offloads(kind);
     ports_.push_back(std::make_unique<UdpPort>(SocketAddress::from(listen, number), offloads, WhenBlocked::drop,
                                                PortSharing{reuse_address, std::nullopt}));
     opened.emplace_back(number, ports_.back().get());
@@ -132,6 +137,7 @@ void Worker::attach(TunIo& tun, int tun_fd, bool reads) {
   for (std::size_t i = 0; i < datapath_.peers().size(); ++i) {
     const auto& p = datapath_.peers()[i];
     peer_timers_.push_back(std::make_unique<asio::steady_timer>(io_));
+    armed_fire_.emplace_back();
     fudp_timers_.push_back(p.fudp ? std::make_unique<asio::steady_timer>(io_) : nullptr);
   }
 }
@@ -237,13 +243,20 @@ void Worker::arm_fudp(std::size_t index) {
 
 void Worker::deadline_changed(std::size_t index, std::optional<TimePoint> deadline) {
   asio::steady_timer& timer = *peer_timers_[index];
+  std::optional<TimePoint>& armed = armed_fire_[index];
   if (!deadline) {
     timer.cancel();
+    armed.reset();
     return;
   }
-  timer.expires_at(steady(*deadline));
-  timer.async_wait([this, index](boost::system::error_code ec) {
-    if (ec || halted_) return;
+  if (armed_timer_serves(armed, *deadline)) return;   // see timer_slack.h
+  const TimePoint fire = timer_fire_time(*deadline);
+  armed = fire;
+  timer.expires_at(steady(fire));
+  timer.async_wait([this, index, fire](boost::system::error_code ec) {
+    // A wait that completed just before being re-armed still runs: it is not the armed one.
+    if (ec || halted_ || armed_fire_[index] != fire) return;
+    armed_fire_[index].reset();
     datapath_.on_timeout(index, now());
   });
 }

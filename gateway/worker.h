@@ -95,6 +95,7 @@ class Worker final : private DeadlineListener, private PeerHandoff {
   int tun_fd_ = -1;
   bool reads_tun_ = false;
   std::vector<std::unique_ptr<boost::asio::steady_timer>> peer_timers_;   // index-aligned with peers
+  std::vector<std::optional<transport::TimePoint>> armed_fire_;          // when each peer timer fires, if armed
   std::vector<std::unique_ptr<boost::asio::steady_timer>> fudp_timers_;   // null where fudp is off or not served
   std::unique_ptr<boost::asio::posix::stream_descriptor> tun_stream_;
   std::vector<std::unique_ptr<boost::asio::posix::stream_descriptor>> port_waiters_;  // dup'ed fds

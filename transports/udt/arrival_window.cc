@@ -24,7 +24,10 @@ void ArrivalWindow::on_arrival(std::int32_t seq, std::int64_t now_us) {
     probe1_seq_ = seq;
   } else if ((seq & wire::kProbeMask) == 1 && probe1_seq_ >= 0 && seq::inc(probe1_seq_) == seq) {
     // only a true pair counts (the library also records a gap after a lost first probe)
-    probes_[probe_ptr_] = static_cast<std::int32_t>(now_us - probe1_us_);
+    // A pair that arrives within one microsecond (the clock's resolution; both halves of one
+    // UDP GSO send reach a local receiver with one time stamp) counts as 1 us apart: a link at
+    // least that fast, not one of unknown speed (a 0 us median would give no capacity at all).
+    probes_[probe_ptr_] = static_cast<std::int32_t>(std::max<std::int64_t>(now_us - probe1_us_, 1));
     probe_ptr_ = (probe_ptr_ + 1) % wire::kProbeWindow;
     probe1_seq_ = -1;
   }

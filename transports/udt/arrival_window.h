@@ -16,7 +16,7 @@ class ArrivalWindow {
   void on_arrival(std::int32_t seq, std::int64_t now_us);
   // Packets per second, or 0 if fewer than half the samples survive the median filter.
   std::int32_t arrival_rate() const;
-  // Link capacity in packets per second from the packet-pair gaps.
+  // Link capacity in packets per second from the packet-pair gaps (each at least 1 us).
   std::int32_t capacity() const;
 
  private:

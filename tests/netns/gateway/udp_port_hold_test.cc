@@ -64,7 +64,7 @@ TEST(UdpPortHold, DatagramsTheKernelCannotTakeWaitAndLeaveInOrder) {
 
   const auto lo = *config::parse_ip("127.0.0.1");
   UdpPort rx(SocketAddress::from(lo, 0));
-  UdpPort tx(SocketAddress::from(lo, 0), false, WhenBlocked::hold);
+  UdpPort tx(SocketAddress::from(lo, 0), UdpOffloads::none, WhenBlocked::hold);
   const int small = 16384;  // the kernel doubles it: room for about a dozen datagrams
   ASSERT_EQ(setsockopt(tx.fd(), SOL_SOCKET, SO_SNDBUF, &small, sizeof small), 0);
   const SocketAddress to = address_of(rx);

@@ -58,7 +58,7 @@ std::vector<Got> receive(UdpPort& port, std::size_t want, const SocketAddress& f
 }
 
 TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
-  UdpPort sender(loopback(), 0, /*offloads=*/true), receiver(loopback(), 0, true);
+  UdpPort sender(loopback(), 0, UdpOffloads::both), receiver(loopback(), 0, UdpOffloads::both);
   std::vector<Got> sent;
   for (std::uint8_t i = 0; i < 40; ++i) sent.push_back({1200, i});
   sent.push_back({300, 40});   // a shorter last one joins the run
@@ -76,7 +76,7 @@ TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
 }
 
 TEST(UdpPort, MixedSizesAndDestinationsKeepTheirOrder) {
-  UdpPort sender(loopback(), 0, true), a(loopback(), 0, true), b(loopback(), 0, false);
+  UdpPort sender(loopback(), 0, UdpOffloads::both), a(loopback(), 0, UdpOffloads::both), b(loopback(), 0, UdpOffloads::none);
   std::vector<Got> to_a, to_b;
   const std::size_t sizes[] = {500, 500, 500, 200, 500, 500, 900, 900, 100, 100};
   std::uint8_t tag = 0;
@@ -109,7 +109,7 @@ TEST(UdpPort, WithoutOffloadsEveryDatagramIsItsOwnMessage) {
 }
 
 TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
-  UdpPort sender(loopback(), 0, true), receiver(loopback(), 0, true);
+  UdpPort sender(loopback(), 0, UdpOffloads::both), receiver(loopback(), 0, UdpOffloads::both);
   std::vector<Got> sent;
   for (std::size_t i = 0; i < kBatch + 10; ++i) {
     sent.push_back({800, static_cast<std::uint8_t>(i)});
@@ -126,7 +126,7 @@ TEST(UdpPort, AFullBatchFlushesOnItsOwn) {
 // network namespace of its own: tests/netns/gateway/udp_port_hold_test.cc.)
 TEST(UdpPort, BindsAnyPortAndHoldingPortsSendInOrder) {
   const SocketAddress any = SocketAddress::from(loopback(), 0);
-  UdpPort sender(any, false, WhenBlocked::hold), receiver(any, false);
+  UdpPort sender(any, UdpOffloads::none, WhenBlocked::hold), receiver(any, UdpOffloads::none);
   EXPECT_NE(sender.local_port(), 0);
   EXPECT_EQ(sender.local_port(), address_of(sender).port());
   EXPECT_EQ(receiver.local_name(), "127.0.0.1:" + std::to_string(receiver.local_port()));
@@ -144,7 +144,7 @@ TEST(UdpPort, BindsAnyPortAndHoldingPortsSendInOrder) {
 // UDP checksums (SO_NO_CHECK) cannot segment (EINVAL), as a device without checksum offload
 // cannot (EIO).
 TEST(UdpPort, ARefusedGsoSendFallsBackToSingleDatagrams) {
-  UdpPort sender(loopback(), 0, true), receiver(loopback(), 0);
+  UdpPort sender(loopback(), 0, UdpOffloads::both), receiver(loopback(), 0);
   const int on = 1;
   ASSERT_EQ(setsockopt(sender.fd(), SOL_SOCKET, SO_NO_CHECK, &on, sizeof on), 0);
   ASSERT_TRUE(sender.gso());

@@ -101,6 +101,17 @@ TEST(UdtArrivalWindow, RateAndCapacity) {
   EXPECT_NEAR(w.capacity(), 100000, 1000);  // 40 pairs 10 us apart outvote the 1 ms initial samples
 }
 
+TEST(UdtArrivalWindow, PairsWithOneTimeStampCountAsOneMicrosecondApart) {
+  ArrivalWindow w;
+  w.reset(0);
+  std::int64_t t = 0;
+  for (int s = 0; s < 16 * 40; ++s) {
+    if (s % 16 != 1) t += 100;  // each pair's halves share a time stamp (one GSO send, delivered locally)
+    w.on_arrival(s, t);
+  }
+  EXPECT_EQ(w.capacity(), 1'000'000);
+}
+
 TEST(UdtCudtcc, SlowStartThenDecrease) {
   Cudtcc cc;
   cc.init(99, 1000, 1500, 0, 7);
