@@ -33,6 +33,9 @@
 #   direct_gbps=X openvpn_gbps=Y ncgw_gbps=Z ncgw_over_openvpn=R      (Y: OpenVPN UDP, Z: ncgw plain)
 # Usage: tunnel_vs_openvpn.sh NCGW_BINARY [SECONDS]   (as root; Release build; the machine's other
 #        load shows in the figures: compare only figures of the same run)
+#        ONLY="udt tcpnc_enc ..." runs direct routing and just those variants (names as printed,
+#        without the ncgw_ prefix; openvpn_udp, openvpn_udp_gcm, openvpn_tcp), for side-by-side runs
+#        of two binaries; the summary lines then show 0 for what did not run.
 set -euo pipefail
 NCGW=$(realpath "$1")
 SECONDS_PER_FLOW=${2:-10}
@@ -195,20 +198,26 @@ direct_routes del
 # sides of each comparison alike: each offload pair back to back, each OpenVPN variant beside the
 # ncgw variant it is compared with.
 openvpn --genkey secret "$WORK/static.key" 2>/dev/null
-ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU
-openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS
-ncgw_variant plain none off; PLAIN_NOOFF=$GBPS
-ncgw_variant tcpnc; TCPNC=$GBPS
-ncgw_variant tcpnc none auto nohc; TCPNC_NOHC=$GBPS
-ncgw_variant tcpnc none off; TCPNC_NOOFF=$GBPS
-ncgw_variant udt; UDT=$GBPS
-ncgw_variant udt none off; UDT_NOOFF=$GBPS
-ncgw_variant plain aead; PLAIN_ENC=$GBPS; PLAIN_ENC_MTU=$NCGW_MTU
-openvpn_certs
-openvpn_variant udp_gcm "$PLAIN_ENC_MTU"; OVPN_GCM=$GBPS
-ncgw_variant tcpnc aead; TCPNC_ENC=$GBPS
-ncgw_variant udt aead; UDT_ENC=$GBPS
-openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS
+# want NAME: whether variant NAME runs (ONLY unset: all of them).
+want() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
+PLAIN=0 OVPN_UDP=0 PLAIN_NOOFF=0 TCPNC=0 TCPNC_NOHC=0 TCPNC_NOOFF=0 UDT=0 UDT_NOOFF=0 PLAIN_ENC=0
+OVPN_GCM=0 TCPNC_ENC=0 UDT_ENC=0 OVPN_TCP=0
+PLAIN_MTU=0 PLAIN_ENC_MTU=0
+# ncgw plain's TUN MTUs size OpenVPN's: plain (and plain_enc) run whenever an OpenVPN variant does.
+if [[ " ${ONLY:-} " == *" openvpn_"* ]]; then ONLY="$ONLY plain plain_enc"; fi
+want plain && { ncgw_variant plain; PLAIN=$GBPS; PLAIN_MTU=$NCGW_MTU; }
+want openvpn_udp && { openvpn_variant udp "$PLAIN_MTU"; OVPN_UDP=$GBPS; }
+want plain_nooffload && { ncgw_variant plain none off; PLAIN_NOOFF=$GBPS; }
+want tcpnc && { ncgw_variant tcpnc; TCPNC=$GBPS; }
+want tcpnc_nohc && { ncgw_variant tcpnc none auto nohc; TCPNC_NOHC=$GBPS; }
+want tcpnc_nooffload && { ncgw_variant tcpnc none off; TCPNC_NOOFF=$GBPS; }
+want udt && { ncgw_variant udt; UDT=$GBPS; }
+want udt_nooffload && { ncgw_variant udt none off; UDT_NOOFF=$GBPS; }
+want plain_enc && { ncgw_variant plain aead; PLAIN_ENC=$GBPS; PLAIN_ENC_MTU=$NCGW_MTU; }
+want openvpn_udp_gcm && { openvpn_certs; openvpn_variant udp_gcm "$PLAIN_ENC_MTU"; OVPN_GCM=$GBPS; }
+want tcpnc_enc && { ncgw_variant tcpnc aead; TCPNC_ENC=$GBPS; }
+want udt_enc && { ncgw_variant udt aead; UDT_ENC=$GBPS; }
+want openvpn_tcp && { openvpn_variant tcp "$PLAIN_MTU"; OVPN_TCP=$GBPS; }
 
 echo "tcpnc_gbps=$TCPNC udt_gbps=$UDT openvpn_tcp_gbps=$OVPN_TCP"
 echo "encrypted: plain_enc_gbps=$PLAIN_ENC tcpnc_enc_gbps=$TCPNC_ENC udt_enc_gbps=$UDT_ENC openvpn_aes256gcm_gbps=$OVPN_GCM (clear: $PLAIN $TCPNC $UDT)"
