@@ -92,6 +92,13 @@ class CwBook {
   };
   Range open_cws() { return Range{*this}; }
 
+  // CW `id` if it is open (held by the encoder, state slot its own).
+  std::optional<OpenCw> open_cw(std::uint64_t id) {
+    coding::CwEncoder* e = enc_->find(id);
+    if (!e || state(id).id != id) return std::nullopt;
+    return OpenCw{id, *e, state(id)};
+  }
+
   // Degrees of freedom the receiver still misses in a CW, from its reports and `seen`.
   static unsigned missing(const OpenCw& c, std::uint64_t seen);
   // New combinations a closed CW is owed now (enhanced retransmission: the missing DoF plus the

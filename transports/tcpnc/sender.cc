@@ -342,17 +342,30 @@ std::optional<std::size_t> Sender::poll(std::span<std::uint8_t> out, const Commo
     pace_blocked_ = true;  // next_deadline() wakes the driver when the pacer allows
     return std::nullopt;
   }
-  for (const OpenCw c : book_.open_cws())  // coded retransmissions first
+  // One walk over the open CWs, oldest first: a coded retransmission goes at once; else the
+  // oldest CW owed an urgent planned repair, then new sources, then the oldest CW whose planned
+  // repairs fill what the input leaves idle.
+  std::optional<std::uint64_t> urgent, filler;
+  for (const OpenCw c : book_.open_cws()) {
     if (CwBook::retransmit_need(c, seen_, plan_.loss_rate()) > 0) return send_repair(out, h, c, false, now);
-  for (const OpenCw c : book_.open_cws())  // then planned repairs
-    if (c.enc.closed() && c.st.repairs_sent < c.st.urgent_k) return send_repair(out, h, c, true, now);
+    if (!c.enc.closed()) continue;
+    if (!urgent && c.st.repairs_sent < c.st.urgent_k) urgent = c.id;
+    if (!filler && c.st.repairs_sent < c.st.planned_k) filler = c.id;
+  }
+  if (urgent) return send_repair(out, h, *book_.open_cw(*urgent), true, now);
   if (has_input()) {
     const std::size_t n = send_source(out, h, now);
     if (n > 0) return n;
+    if (!filler) filler = first_filler();   // trying the input may have closed a CW
   }
-  for (const OpenCw c : book_.open_cws())  // then repairs that fill what the input leaves idle
-    if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return send_repair(out, h, c, true, now);
+  if (filler) return send_repair(out, h, *book_.open_cw(*filler), true, now);
   delivery_.mark_app_limited(in_flight_);  // the window allowed more than there was to send
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> Sender::first_filler() {
+  for (const OpenCw c : book_.open_cws())
+    if (c.enc.closed() && c.st.repairs_sent < c.st.planned_k) return c.id;
   return std::nullopt;
 }
 

@@ -128,6 +128,8 @@ class Sender {
   std::span<const std::uint8_t> front_packet();
   // Pops the queue's front packet, accounting for its wait at the entrance.
   void pop_front(TimePoint now);
+  // The oldest closed CW with planned repairs still to send, if any.
+  std::optional<std::uint64_t> first_filler();
   std::size_t send_repair(std::span<std::uint8_t> out, const CommonHeader& h, const OpenCw& c, bool planned,
                           TimePoint now);
   std::size_t emit(std::span<std::uint8_t> out, const CommonHeader& h, const coding::Combination& c,
