@@ -68,8 +68,12 @@ class Connection {
   void start_rendezvous(const PeerAddress& peer, TimePoint now);
   // Accepts a caller's cookie-checked request `req` from `peer` (listener side) and queues the response.
   void accept(const PeerAddress& peer, const Handshake& req, TimePoint now);
-  // The response this listener-side connection gives to a repeated request.
+  // A listener-side response to a caller at `peer`, built from this connection's settings.
   Handshake response_handshake(const PeerAddress& peer) const;
+  // The answer a connected connection repeats when its peer shows it missed it (a repeated
+  // request, or EXP while a listener has not heard the caller): the listener's stored response,
+  // else a response or rendezvous ack built as the first one was.
+  Handshake repeated_answer() const;
 
   // A packet addressed to this connection arrived.
   void on_packet(const Packet& p, TimePoint now);

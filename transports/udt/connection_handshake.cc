@@ -129,6 +129,13 @@ void Connection::accept(const PeerAddress& peer, const Handshake& req, TimePoint
   awaiting_caller_ = true;
 }
 
+Handshake Connection::repeated_answer() const {
+  if (role_ == Role::listener) return res_;   // what accept() sent
+  Handshake h = response_handshake(peer_);
+  if (role_ == Role::rendezvous) h.req_type = wire::kReqRendezvousAck;
+  return h;
+}
+
 Handshake Connection::response_handshake(const PeerAddress& peer) const {
   Handshake h = make_request();
   h.req_type = wire::kReqResponse;
@@ -163,10 +170,7 @@ void Connection::on_handshake_connected(const Packet& p) {
   if (!hs) return;
   const bool rdv = role_ == Role::rendezvous;
   if (hs->req_type > 0 || (rdv && hs->req_type != wire::kReqRendezvousAck)) {
-    Handshake h = make_request();  // the peer missed our answer: repeat it
-    h.flight_flag_size = static_cast<std::int32_t>(settings_.flight_flag_size);
-    h.req_type = rdv ? wire::kReqRendezvousAck : wire::kReqResponse;
-    send_handshake(static_cast<std::uint32_t>(peer_id_), h);
+    send_handshake(static_cast<std::uint32_t>(peer_id_), repeated_answer());  // the peer missed our answer
   }
 }
 

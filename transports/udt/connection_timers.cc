@@ -40,7 +40,7 @@ void Connection::check_exp(TimePoint now) {
     cc_.on_timeout(now);
     next_send_ns_ = std::min(next_send_ns_, transport::ns_since_epoch(now));
   } else if (awaiting_caller_) {
-    send_handshake(static_cast<std::uint32_t>(peer_id_), res_);  // the response may have been lost
+    send_handshake(static_cast<std::uint32_t>(peer_id_), repeated_answer());  // the response may have been lost
   } else {
     queue_control(wire::ControlType::keepalive, 0, {});
   }

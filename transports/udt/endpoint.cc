@@ -109,7 +109,7 @@ void Endpoint::on_listener_handshake(const Packet& p, const PeerAddress& from, T
     return;
   }
   if (Connection* existing = find_by_peer(from, hs->socket_id)) {  // our response was lost
-    queue_reply(from, existing->response_handshake(from), dest);
+    queue_reply(from, existing->repeated_answer(), dest);
     return;
   }
   if (accepted_.size() >= backlog_) {
