@@ -60,7 +60,8 @@ class UdpPort final : public DatagramPort {
   // With `sharing`, binds with SO_REUSEADDR and connects as it says (the kernel hands a datagram to
   // the connected socket of its sender before an unconnected one). Throws std::system_error
   // naming the address on failure.
-  explicit UdpPort(const SocketAddress& local, UdpOffloads offloads = UdpOffloads::none, WhenBlocked when_blocked = WhenBlocked::drop,
+  explicit UdpPort(const SocketAddress& local, UdpOffloads offloads = UdpOffloads::none,
+                   WhenBlocked when_blocked = WhenBlocked::drop,
                    const PortSharing& sharing = {});
   // The same for `address`:`port` from a configuration.
   UdpPort(const transport::IpAddress& address, std::uint16_t port, UdpOffloads offloads = UdpOffloads::none)

@@ -17,8 +17,9 @@ constexpr std::size_t kSendRound = gateway::kBatch;
 
 }  // namespace
 
-UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to) : ep_(ep), port_(gateway::SocketAddress::from(bind_to), gateway::UdpOffloads::send_only,
-                                                                                 gateway::WhenBlocked::hold) {
+// The daemon's UDT port setting: GSO on send, no GRO (packet pairs keep their own arrival times).
+UdpDriver::UdpDriver(Endpoint& ep, const PeerAddress& bind_to)
+    : ep_(ep), port_(gateway::SocketAddress::from(bind_to), gateway::UdpOffloads::send_only, gateway::WhenBlocked::hold) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);  // precise pacing wake-ups (docs/traps.md)
 }
 

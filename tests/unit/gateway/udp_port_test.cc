@@ -76,7 +76,8 @@ TEST(UdpPort, ARunOfEqualDatagramsLeavesAsGsoAndArrivesOneByOne) {
 }
 
 TEST(UdpPort, MixedSizesAndDestinationsKeepTheirOrder) {
-  UdpPort sender(loopback(), 0, UdpOffloads::both), a(loopback(), 0, UdpOffloads::both), b(loopback(), 0, UdpOffloads::none);
+  UdpPort sender(loopback(), 0, UdpOffloads::both), a(loopback(), 0, UdpOffloads::both),
+      b(loopback(), 0, UdpOffloads::none);
   std::vector<Got> to_a, to_b;
   const std::size_t sizes[] = {500, 500, 500, 200, 500, 500, 900, 900, 100, 100};
   std::uint8_t tag = 0;

@@ -179,7 +179,8 @@ int receive_one(UdpPort& port) {
 TEST(UdpPortSharing, TheConnectedSocketGetsItsPeersDatagramsTheSharedOneTheRest) {
   const auto loopback = *config::parse_ip("127.0.0.1");
   UdpPort peer(loopback, 0), stranger(loopback, 0);
-  UdpPort shared(SocketAddress::from(loopback, 0), UdpOffloads::none, WhenBlocked::drop, PortSharing{true, std::nullopt});
+  UdpPort shared(SocketAddress::from(loopback, 0), UdpOffloads::none, WhenBlocked::drop,
+                 PortSharing{true, std::nullopt});
   const std::uint16_t port = shared.local_port();
   UdpPort connected(SocketAddress::from(loopback, port), UdpOffloads::none, WhenBlocked::drop,
                     PortSharing{true, address_of(peer)});
