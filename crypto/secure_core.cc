@@ -10,16 +10,35 @@ using transport::TimePoint;
 
 // Largest datagram the secure layer opens (a UDP payload).
 constexpr std::size_t kMaxRecord = 65536;
+// Bytes of opened payloads one batch collects before they go to the inner core (a larger batch
+// goes in several parts): 64 records of 4 KiB.
+constexpr std::size_t kOpenedBytes = 4 * kMaxRecord;
 
 SecureCore::SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings,
                        std::size_t max_inner_datagram)
-    : inner_(std::move(inner)), session_(std::move(settings)), scratch_(kMaxRecord),
+    : inner_(std::move(inner)), session_(std::move(settings)), scratch_(kOpenedBytes),
       staged_(kStaged, std::min(max_inner_datagram, kMaxRecord)) {}
 
 void SecureCore::on_datagram(std::span<const std::uint8_t> bytes, TimePoint now) {
   last_now_ = now;
   const auto payload = session_.receive(bytes, now, scratch_);
   if (payload && !payload->empty()) inner_->on_datagram(*payload, now);
+}
+
+void SecureCore::on_datagrams(std::span<const transport::Arrival> batch) {
+  std::size_t used = 0, opened = 0;
+  for (const transport::Arrival& d : batch) {
+    if (scratch_.size() - used < d.bytes.size() || opened == opened_.size()) {
+      inner_->on_datagrams(std::span(opened_).first(opened));
+      used = opened = 0;
+    }
+    last_now_ = d.at;
+    const auto payload = session_.receive(d.bytes, d.at, std::span(scratch_).subspan(used));
+    if (!payload || payload->empty()) continue;
+    opened_[opened++] = {*payload, d.at};
+    used += d.bytes.size();
+  }
+  if (opened != 0) inner_->on_datagrams(std::span(opened_).first(opened));
 }
 
 void SecureCore::on_timeout(TimePoint now) {
@@ -45,6 +64,35 @@ std::optional<std::size_t> SecureCore::poll_transmit(std::span<std::uint8_t> out
   const auto n = inner_->poll_transmit(out.subspan(wire::kDataHeaderSize, out.size() - wire::kRecordOverhead), now);
   if (!n) return std::nullopt;
   return session_.seal(out, *n, now);
+}
+
+std::size_t SecureCore::poll_transmits(std::span<const std::span<std::uint8_t>> slots,
+                                       std::span<std::size_t> lengths, TimePoint now) {
+  last_now_ = now;
+  slots = slots.first(std::min(slots.size(), inner_slots_.size()));
+  std::size_t n = 0;
+  for (; n < slots.size(); ++n) {   // handshakes, cookies, keep-alives
+    const auto m = session_.poll_control(slots[n], now);
+    if (!m) break;
+    lengths[n] = *m;
+  }
+  if (!session_.can_send(now)) {
+    stage_inner(now);
+    return n;
+  }
+  for (; n < slots.size(); ++n) {
+    if (slots[n].size() <= wire::kRecordOverhead) return n;
+    const auto m = send_staged(slots[n], now);
+    if (!m) break;
+    lengths[n] = *m;
+  }
+  const std::size_t first = n;
+  for (; n < slots.size() && slots[n].size() > wire::kRecordOverhead; ++n) {
+    inner_slots_[n - first] = slots[n].subspan(wire::kDataHeaderSize, slots[n].size() - wire::kRecordOverhead);
+  }
+  const std::size_t m = inner_->poll_transmits(std::span(inner_slots_).first(n - first), lengths.subspan(first), now);
+  for (std::size_t i = first; i < first + m; ++i) lengths[i] = session_.seal(slots[i], lengths[i], now);
+  return first + m;
 }
 
 void SecureCore::stage_inner(TimePoint now) {

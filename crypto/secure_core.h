@@ -3,6 +3,7 @@
 // before the inner core's parser sees a byte of it. Handshakes, cookies and keep-alive records
 // interleave with the inner core's datagrams. Sans-I/O like the cores it wraps.
 #pragma once
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -19,9 +20,15 @@ class SecureCore final : public transport::Core {
   SecureCore(std::unique_ptr<transport::Core> inner, SessionSettings settings, std::size_t max_inner_datagram);
 
   void on_datagram(std::span<const std::uint8_t> bytes, transport::TimePoint now) override;
+  // Opens every record of the batch first, then hands the payloads to the inner core as one batch.
+  void on_datagrams(std::span<const transport::Arrival> batch) override;
   void on_timeout(transport::TimePoint now) override;
   transport::SendResult send(std::span<const std::uint8_t> ip_packet, transport::TimePoint now) override;
   std::optional<std::size_t> poll_transmit(std::span<std::uint8_t> out, transport::TimePoint now) override;
+  // Control messages and staged datagrams first; then the inner core fills the rest of the batch
+  // at the records' payload offsets and every record is sealed in one pass.
+  std::size_t poll_transmits(std::span<const std::span<std::uint8_t>> slots, std::span<std::size_t> lengths,
+                             transport::TimePoint now) override;
   std::optional<std::size_t> poll_deliver(std::span<std::uint8_t> out) override;
   std::optional<transport::TimePoint> next_deadline() const override;
   std::size_t max_payload() const override;
@@ -43,7 +50,9 @@ class SecureCore final : public transport::Core {
   // newest kStaged of them, and sent first once a key exists (as WireGuard stages packets during
   // its handshake): a transport does not wait for its own retry timer.
   static constexpr std::size_t kStaged = 8;
-  std::vector<std::uint8_t> scratch_;   // opened records, and the inner core's staged datagrams
+  std::vector<std::uint8_t> scratch_;   // opened records (a batch of them), and staged datagrams
+  std::array<transport::Arrival, transport::kMaxBatch> opened_{};          // a batch's opened payloads
+  std::array<std::span<std::uint8_t>, transport::kMaxBatch> inner_slots_{};  // payload parts of send slots
   transport::PacketRing staged_;        // kStaged slots of max_inner_datagram bytes
   transport::TimePoint last_now_{};     // for the key age in stats()
 };

@@ -161,12 +161,22 @@ void Datapath::on_port_readable(DatagramPort& port, TimePoint t, std::int64_t re
         continue;
       }
       ++peer->counters.datagrams_in;
-      peer->core->on_datagram(port.received(i), arrival_time(port, i, t, realtime_minus_core_ns));
-      peer->dirty = true;
+      if (peer != arrivals_peer_ || arrivals_count_ == arrivals_.size()) feed_arrivals();
+      arrivals_peer_ = peer;
+      arrivals_[arrivals_count_++] = {port.received(i), arrival_time(port, i, t, realtime_minus_core_ns)};
     }
+    feed_arrivals();   // before the next receive_batch() reuses the buffers
     if (!port.batch_was_full()) break;
   }
   serve_dirty_peers(t);
+}
+
+void Datapath::feed_arrivals() {
+  if (arrivals_count_ == 0) return;
+  arrivals_peer_->core->on_datagrams(std::span(arrivals_).first(arrivals_count_));
+  arrivals_peer_->dirty = true;
+  arrivals_count_ = 0;
+  arrivals_peer_ = nullptr;
 }
 
 void Datapath::on_timeout(std::size_t index, TimePoint t) {
@@ -312,12 +322,15 @@ void Datapath::write_tun(std::span<const std::uint8_t> packet) {
 }
 
 void Datapath::drain_transmits(PeerRuntime& peer, TimePoint t) {
+  std::array<std::span<std::uint8_t>, transport::kMaxBatch> slots;
+  std::array<std::size_t, transport::kMaxBatch> lengths;
   for (;;) {
-    auto slot = peer.port->send_slot();
-    auto n = peer.core->poll_transmit(slot, t);
-    if (!n) break;
-    peer.port->commit_send(*n, peer.address);
-    ++peer.counters.datagrams_out;
+    const std::size_t free = peer.port->send_slots(slots);
+    const std::size_t n = peer.core->poll_transmits(std::span(slots).first(free), lengths, t);
+    if (n == 0) break;
+    peer.port->commit_sends(std::span(lengths).first(n), peer.address);
+    peer.counters.datagrams_out += n;
+    if (n < free) break;   // the core has nothing more to send now
   }
 }
 

@@ -5,6 +5,7 @@
 // binds it to the TUN device, UDP sockets and Boost.Asio timers; the simulator tier
 // (tests/sim/gateway) to in-memory ones in virtual time.
 #pragma once
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -113,6 +114,8 @@ class Datapath {
   // Counts a failed TUN read and logs it with exponential backoff.
   void count_tun_read_error(int error);
   PeerRuntime* find_peer(const DatagramPort& port, const SocketAddress& from);
+  // Hands the datagrams collected in arrivals_ to their peer's core as one batch.
+  void feed_arrivals();
   void serve_dirty_peers(transport::TimePoint t);
   void serve_peer(std::size_t index, transport::TimePoint t);
   void drain_deliveries(PeerRuntime& peer, transport::TimePoint t);
@@ -146,6 +149,10 @@ class Datapath {
   PeerHandoff* handoff_ = nullptr;             // set with several workers
   GatewayCounters counters_;
   std::vector<std::uint8_t> packet_buf_;
+  // Consecutive datagrams of one peer from a receive batch, fed to its core together.
+  std::array<transport::Arrival, transport::kMaxBatch> arrivals_{};
+  std::size_t arrivals_count_ = 0;
+  PeerRuntime* arrivals_peer_ = nullptr;
   std::vector<std::uint8_t> tun_frame_;        // one TUN read with offloads on (kMaxTunFrame bytes)
   std::unique_ptr<OffloadSplitter> splitter_;  // set when the TUN carries virtio_net_hdr
   std::unique_ptr<TunCoalescer> coalescer_;    // likewise: delivered TCP segments merged on the way out

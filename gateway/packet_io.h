@@ -25,8 +25,9 @@ class TunIo {
 };
 
 // Datagrams to and from the underlay, in batches: receive_batch() fills the receive side, the
-// accessors read datagram i of it; send_slot() / commit_send() fill the send side, flush() hands
-// it over. Implementations keep their buffers: nothing is allocated per datagram.
+// accessors read datagram i of it; send_slot() / commit_send() fill the send side one datagram at
+// a time, send_slots() / commit_sends() a batch at a time, and flush() hands it over.
+// Implementations keep their buffers: nothing is allocated per datagram.
 class DatagramPort {
  public:
   virtual ~DatagramPort() = default;
@@ -44,6 +45,17 @@ class DatagramPort {
   virtual std::span<std::uint8_t> send_slot() = 0;
   // Commits the slot last returned by send_slot() with `length` bytes for `to`.
   virtual void commit_send(std::size_t length, const SocketAddress& to) = 0;
+  // Up to out.size() free send slots, in order, into `out`; returns how many (0 while none is
+  // free). The default offers the one slot of send_slot().
+  virtual std::size_t send_slots(std::span<std::span<std::uint8_t>> out) {
+    if (out.empty()) return 0;
+    out[0] = send_slot();
+    return out[0].empty() ? 0 : 1;
+  }
+  // Commits the first lengths.size() slots of the last send_slots() for `to`, in order.
+  virtual void commit_sends(std::span<const std::size_t> lengths, const SocketAddress& to) {
+    for (const std::size_t length : lengths) commit_send(length, to);
+  }
   // Hands every committed datagram over; returns how many were refused.
   virtual std::size_t flush() = 0;
 };

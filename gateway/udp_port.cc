@@ -6,6 +6,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -163,6 +164,22 @@ void UdpPort::commit_send(std::size_t length, const SocketAddress& to) {
   tx_len_[tx_count_] = length;
   tx_to_[tx_count_] = to;
   ++tx_count_;
+  if (tx_count_ == kBatch) flush();
+}
+
+std::size_t UdpPort::send_slots(std::span<std::span<std::uint8_t>> out) {
+  if (tx_count_ == kBatch) flush();
+  const std::size_t n = std::min(out.size(), kBatch - tx_count_);
+  for (std::size_t i = 0; i < n; ++i) out[i] = {tx_buf_[tx_count_ + i].data(), kMaxDatagram};
+  return n;
+}
+
+void UdpPort::commit_sends(std::span<const std::size_t> lengths, const SocketAddress& to) {
+  for (const std::size_t length : lengths) {
+    tx_len_[tx_count_] = length;
+    tx_to_[tx_count_] = to;
+    ++tx_count_;
+  }
   if (tx_count_ == kBatch) flush();
 }
 

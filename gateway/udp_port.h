@@ -90,6 +90,10 @@ class UdpPort final : public DatagramPort {
   std::span<std::uint8_t> send_slot() override;
   // Commits the slot returned by send_slot() with `length` bytes for `to`; flushes when full.
   void commit_send(std::size_t length, const SocketAddress& to) override;
+  // The free slots of the send batch (flushing first when none is free), each kMaxDatagram bytes.
+  std::size_t send_slots(std::span<std::span<std::uint8_t>> out) override;
+  // Commits them in order for `to`; flushes when the batch is full.
+  void commit_sends(std::span<const std::size_t> lengths, const SocketAddress& to) override;
   // Sends every committed datagram (sendmmsg); returns the number the kernel refused. With
   // WhenBlocked::hold, those it could not take for lack of buffer space stay queued instead.
   std::size_t flush() override;

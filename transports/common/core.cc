@@ -12,4 +12,19 @@ const char* to_string(SendResult r) {
   return "unknown";
 }
 
+void Core::on_datagrams(std::span<const Arrival> batch) {
+  for (const Arrival& d : batch) on_datagram(d.bytes, d.at);
+}
+
+std::size_t Core::poll_transmits(std::span<const std::span<std::uint8_t>> slots, std::span<std::size_t> lengths,
+                                 TimePoint now) {
+  std::size_t n = 0;
+  for (; n < slots.size(); ++n) {
+    const auto length = poll_transmit(slots[n], now);
+    if (!length) break;
+    lengths[n] = *length;
+  }
+  return n;
+}
+
 }  // namespace ncgw::transport

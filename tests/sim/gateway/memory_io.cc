@@ -52,7 +52,20 @@ std::size_t MemoryPort::receive_batch() {
 }
 
 void MemoryPort::commit_send(std::size_t length, const gateway::SocketAddress& to) {
-  sent_.push_back({to, {slot_.begin(), slot_.begin() + static_cast<std::ptrdiff_t>(length)}});
+  sent_.push_back({to, {slots_[0].begin(), slots_[0].begin() + static_cast<std::ptrdiff_t>(length)}});
+}
+
+std::size_t MemoryPort::send_slots(std::span<std::span<std::uint8_t>> out) {
+  const std::size_t n = std::min(out.size(), slots_.size());
+  for (std::size_t i = 0; i < n; ++i) out[i] = slots_[i];
+  return n;
+}
+
+void MemoryPort::commit_sends(std::span<const std::size_t> lengths, const gateway::SocketAddress& to) {
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    const auto& slot = slots_[i];
+    sent_.push_back({to, {slot.begin(), slot.begin() + static_cast<std::ptrdiff_t>(lengths[i])}});
+  }
 }
 
 }  // namespace ncgw::sim

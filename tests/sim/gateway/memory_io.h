@@ -47,7 +47,8 @@ struct SentDatagram {
 // gateway sent with take_sent().
 class MemoryPort final : public gateway::DatagramPort {
  public:
-  explicit MemoryPort(const gateway::SocketAddress& local) : local_(local), slot_(gateway::kMaxDatagram) {}
+  explicit MemoryPort(const gateway::SocketAddress& local)
+      : local_(local), slots_(kSlots, std::vector<std::uint8_t>(gateway::kMaxDatagram)) {}
   // The address it is bound to.
   const gateway::SocketAddress& local() const { return local_; }
   // A datagram from `from` waits for the next receive_batch().
@@ -63,8 +64,11 @@ class MemoryPort final : public gateway::DatagramPort {
   const gateway::SocketAddress& sender(std::size_t i) const override { return batch_[i].from; }
   bool truncated(std::size_t) const override { return false; }
   std::int64_t received_realtime_ns(std::size_t) const override { return 0; }
-  std::span<std::uint8_t> send_slot() override { return slot_; }
+  std::span<std::uint8_t> send_slot() override { return slots_[0]; }
   void commit_send(std::size_t length, const gateway::SocketAddress& to) override;
+  // kSlots slots at a time (fewer than the UDP port's, so that batches also end mid-drain here).
+  std::size_t send_slots(std::span<std::span<std::uint8_t>> out) override;
+  void commit_sends(std::span<const std::size_t> lengths, const gateway::SocketAddress& to) override;
   std::size_t flush() override { return 0; }
 
  private:
@@ -72,8 +76,9 @@ class MemoryPort final : public gateway::DatagramPort {
     gateway::SocketAddress from;
     std::vector<std::uint8_t> bytes;
   };
+  static constexpr std::size_t kSlots = 8;
   gateway::SocketAddress local_;
-  std::vector<std::uint8_t> slot_;
+  std::vector<std::vector<std::uint8_t>> slots_;
   std::deque<Arrival> waiting_;
   std::vector<Arrival> batch_;
   bool batch_full_ = false;
