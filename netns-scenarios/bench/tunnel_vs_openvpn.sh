@@ -36,6 +36,8 @@
 #        ONLY="udt tcpnc_enc ..." runs direct routing and just those variants (names as printed,
 #        without the ncgw_ prefix; openvpn_udp, openvpn_udp_gcm, openvpn_tcp), for side-by-side runs
 #        of two binaries; the summary lines then show 0 for what did not run.
+#        STATUS_DIR=DIR saves both gateways' `ncgw status --json` at the end of each ncgw flow
+#        there (VARIANT-gw1.json, VARIANT-gw2.json), to see afterwards what held a flow back.
 set -euo pipefail
 NCGW=$(realpath "$1")
 SECONDS_PER_FLOW=${2:-10}
@@ -131,7 +133,15 @@ YAML
   done
   NCGW_MTU=$(nsx gw1 cat /sys/class/net/ncgw0/mtu)
   TUNNEL_PIDS=("$PID_gw1" "$PID_gw2")
-  measure "ncgw_${t}$([ "$sec" = aead ] && echo _enc)$([ "$offload" = off ] && echo _nooffload)$([ "$hc" = nohc ] && echo _nohc)"
+  local name=ncgw_$t
+  if [ "$sec" = aead ]; then name+=_enc; fi
+  if [ "$offload" = off ]; then name+=_nooffload; fi
+  if [ "$hc" = nohc ]; then name+=_nohc; fi
+  measure "$name"
+  if [ -n "${STATUS_DIR:-}" ]; then
+    mkdir -p "$STATUS_DIR"
+    for g in gw1 gw2; do "$NCGW" status --name "${NS_PREFIX}-$g" --json > "$STATUS_DIR/$name-$g.json" || true; done
+  fi
   echo "             (TUN MTU $NCGW_MTU)"
   kill "$PID_gw1" "$PID_gw2"
   wait "$PID_gw1" "$PID_gw2" 2>/dev/null || true

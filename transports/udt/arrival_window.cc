@@ -16,7 +16,12 @@ void ArrivalWindow::reset(std::int64_t now_us) {
 }
 
 void ArrivalWindow::on_arrival(std::int32_t seq, std::int64_t now_us) {
-  gaps_[gap_ptr_] = static_cast<std::int32_t>(std::min<std::int64_t>(now_us - last_arrival_us_, 0x7FFFFFFF));
+  // A gap under the clock's 1 us resolution counts as 1 us, as for probe pairs below: the
+  // datagrams of one UDP GSO send reach a local receiver with one time stamp, and with a 0 us
+  // median arrival_rate() finds no rate at all, so the sender's window stops following the
+  // receive rate (docs/udt-wire.md, "Arrival times under 1 us").
+  const std::int64_t gap = std::clamp<std::int64_t>(now_us - last_arrival_us_, 1, 0x7FFFFFFF);
+  gaps_[gap_ptr_] = static_cast<std::int32_t>(gap);
   gap_ptr_ = (gap_ptr_ + 1) % wire::kArrivalWindow;
   last_arrival_us_ = now_us;
   if ((seq & wire::kProbeMask) == 0) {
@@ -24,9 +29,8 @@ void ArrivalWindow::on_arrival(std::int32_t seq, std::int64_t now_us) {
     probe1_seq_ = seq;
   } else if ((seq & wire::kProbeMask) == 1 && probe1_seq_ >= 0 && seq::inc(probe1_seq_) == seq) {
     // only a true pair counts (the library also records a gap after a lost first probe)
-    // A pair that arrives within one microsecond (the clock's resolution; both halves of one
-    // UDP GSO send reach a local receiver with one time stamp) counts as 1 us apart: a link at
-    // least that fast, not one of unknown speed (a 0 us median would give no capacity at all).
+    // A pair that arrives within one microsecond counts as 1 us apart: a link at least that
+    // fast, not one of unknown speed (a 0 us median would give no capacity at all).
     probes_[probe_ptr_] = static_cast<std::int32_t>(std::max<std::int64_t>(now_us - probe1_us_, 1));
     probe_ptr_ = (probe_ptr_ + 1) % wire::kProbeWindow;
     probe1_seq_ = -1;

@@ -18,11 +18,13 @@ using transport::SendResult;
 // The i-th packet of the one inner flow these tests offer (1000 bytes, `i` readable by flow_and_seq).
 std::vector<std::uint8_t> packet(std::uint32_t i) { return test::flow_packet(0, i, 1000); }
 
-// A connected pair whose caller bounds its entrance queue at `entrance_queue_ms`.
-std::unique_ptr<Link> connected_pair(int entrance_queue_ms) {
+// A connected pair whose caller bounds its entrance queue at `entrance_queue_ms` and holds up to
+// `send_buffer` packets (the receive buffers, and so the flow window, are 1024 packets).
+std::unique_ptr<Link> connected_pair(int entrance_queue_ms, std::uint32_t send_buffer = 1024) {
   auto l = std::make_unique<Link>();
   auto s = test::settings(TunnelRole::caller, test::kB, 1);
   s.entrance_queue_ms = entrance_queue_ms;
+  s.conn.send_buffer_packets = send_buffer;
   l->a = std::make_unique<UdtTunnelCore>(s);
   l->b = std::make_unique<UdtTunnelCore>(test::settings(TunnelRole::listener, test::kA, 2));
   const bool up = l->run_until([&] { return l->a->channels_connected() == 1 && l->b->channels_connected() == 1; }, 2s);
@@ -71,9 +73,11 @@ TEST(UdtEntranceQueue, OffLeavesOnlyTheSendBuffer) {
 }
 
 // auto: half the smallest smoothed RTT plus 10 ms. The link's RTT is 10 ms, so 15 ms once the RTT
-// estimate has settled (it starts at UDT's 100 ms and converges as ACKs arrive).
+// estimate has settled (it starts at UDT's 100 ms and converges as ACKs arrive). After the first
+// transfer the sender's window is the flow window, so the stall's burst is larger than that: the
+// packets beyond it wait unsent.
 TEST(UdtEntranceQueue, AutomaticLimitIsHalfTheMinRttPlusTenMs) {
-  auto l = connected_pair(-1);
+  auto l = connected_pair(-1, 4096);
   std::uint32_t sent = 0, got = 0;
   std::vector<std::uint8_t> buf(2048);
   l->run_until([&] {
@@ -84,7 +88,8 @@ TEST(UdtEntranceQueue, AutomaticLimitIsHalfTheMinRttPlusTenMs) {
   ASSERT_EQ(got, 5000u);
   l->run_until([] { return false; }, 3s);
   EXPECT_NEAR(stat(*l->a, "min_rtt_ms"), 10, 1.5);
-  stall_with_burst(*l, 200, 12ms);
+  stall_with_burst(*l, 1024 + 200, 12ms);
+  ASSERT_GE(l->a->connection()->unsent_packets(), kMinEntranceQueue);
   EXPECT_EQ(l->a->send(packet(1), l->now), SendResult::accepted);
   l->run_until([] { return false; }, 6ms);
   EXPECT_EQ(l->a->send(packet(2), l->now), SendResult::buffer_full);

@@ -112,6 +112,21 @@ TEST(UdtArrivalWindow, PairsWithOneTimeStampCountAsOneMicrosecondApart) {
   EXPECT_EQ(w.capacity(), 1'000'000);
 }
 
+// Bursts of one GSO send each (every datagram of a burst has the burst's time stamp) and 10 ms
+// between bursts: 1 us per gap within a burst, a rate of 1e6 packets/s. With 0 us gaps the median
+// was 0, arrival_rate() 0 and the sender's window stayed where it was: at 62 packets it never
+// drew a light ACK (one per 64 packets), so one ACK per 10 ms clocked the flow at 0.07 Gbit/s.
+TEST(UdtArrivalWindow, ArrivalsWithOneTimeStampCountAsOneMicrosecondApart) {
+  ArrivalWindow w;
+  w.reset(0);
+  std::int64_t t = 0;
+  for (int s = 0; s < 62 * 4; ++s) {
+    if (s % 62 == 0) t += 10'000;
+    w.on_arrival(s, t);
+  }
+  EXPECT_EQ(w.arrival_rate(), 1'000'000);
+}
+
 TEST(UdtCudtcc, SlowStartThenDecrease) {
   Cudtcc cc;
   cc.init(99, 1000, 1500, 0, 7);
