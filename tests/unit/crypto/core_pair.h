@@ -84,4 +84,34 @@ inline std::vector<std::uint8_t> ip_packet(std::size_t size, std::uint8_t fill) 
   return p;
 }
 
+// What stage_ten_then_connect saw.
+struct StagedRun {
+  int accepted = 0;                        // of the 10 packets
+  std::uint64_t delivered_while_cut = 0;   // at b before a's datagrams passed
+  bool only_secure_types = true;           // every datagram from a was a secure-layer message
+};
+
+// The inner core of `a` sends 10 packets (fills 0-9) while every datagram a sends is dropped (no
+// key yet: they are staged); then a's datagrams pass and 3 s go by: a handshake completes and
+// the staged datagrams leave.
+inline StagedRun stage_ten_then_connect(CorePair& p) {
+  StagedRun r;
+  bool pass = false;
+  p.tap_ab = [&](std::span<const std::uint8_t> d) {
+    r.only_secure_types = r.only_secure_types && d[0] >= wire::kTypeInitiation && d[0] <= wire::kTypeData;
+    return pass;
+  };
+  for (std::uint8_t i = 0; i < 10; ++i) r.accepted += p.a->send(ip_packet(200, i), p.now) == transport::SendResult::accepted;
+  p.step();
+  r.delivered_while_cut = p.delivered_b;
+  pass = true;
+  p.now += std::chrono::seconds(1);   // past the handshake's retry: a new initiation goes out
+  for (int i = 0; i < 20; ++i) {
+    p.now += std::chrono::milliseconds(100);
+    p.step();
+  }
+  p.tap_ab = [](auto) { return true; };
+  return r;
+}
+
 }  // namespace ncgw::crypto::test

@@ -103,20 +103,10 @@ TEST(SecureCoreBatch, ABadRecordInABatchIsDroppedAloneAndCounted) {
 TEST(SecureCoreBatch, HandshakeAndStagedDatagramsMoveInBatchesToo) {
   CorePair p;
   p.batched = true;
-  bool pass = false;
-  p.tap_ab = [&](std::span<const std::uint8_t> d) {
-    EXPECT_TRUE(d[0] >= wire::kTypeInitiation && d[0] <= wire::kTypeData);
-    return pass;
-  };
-  for (std::uint8_t i = 0; i < 10; ++i) ASSERT_EQ(p.a->send(ip_packet(200, i), p.now), transport::SendResult::accepted);
-  p.step();
-  EXPECT_EQ(p.delivered_b, 0u);
-  pass = true;
-  p.now += 1s;
-  for (int i = 0; i < 20; ++i) {
-    p.now += 100ms;
-    p.step();
-  }
+  const test::StagedRun r = test::stage_ten_then_connect(p);
+  EXPECT_EQ(r.accepted, 10);
+  EXPECT_TRUE(r.only_secure_types);
+  EXPECT_EQ(r.delivered_while_cut, 0u);
   // As with single datagrams (SecureCore.DatagramsStagedBeforeTheHandshake...): the newest 8
   // staged datagrams leave sealed, packets 0-2 are counted as dropped.
   EXPECT_EQ(p.a->session().counters().tx_staged, 8u);

@@ -104,20 +104,10 @@ TEST(SecureCore, NoDatagramLeavesInClearBeforeTheHandshake) {
 // sealed, in order, as soon as the handshake completes; older ones are counted as dropped.
 TEST(SecureCore, DatagramsStagedBeforeTheHandshakeLeaveSealedOnceItCompletes) {
   CorePair p;
-  bool pass = false;
-  p.tap_ab = [&](std::span<const std::uint8_t> d) {
-    EXPECT_TRUE(d[0] >= wire::kTypeInitiation && d[0] <= wire::kTypeData);
-    return pass;
-  };
-  for (std::uint8_t i = 0; i < 10; ++i) ASSERT_EQ(p.a->send(ip_packet(200, i), p.now), transport::SendResult::accepted);
-  p.step();
-  EXPECT_EQ(p.delivered_b, 0u);
-  pass = true;
-  p.now += 1s;   // past the handshake's retry: a new initiation goes out and completes
-  for (int i = 0; i < 20; ++i) {
-    p.now += 100ms;
-    p.step();
-  }
+  const test::StagedRun r = test::stage_ten_then_connect(p);
+  EXPECT_EQ(r.accepted, 10);
+  EXPECT_TRUE(r.only_secure_types);
+  EXPECT_EQ(r.delivered_while_cut, 0u);
   // Staged: the 10 packets, then the plain core's keepalive after 1 s of silence (the newest). The
   // ring kept the newest 8 (packets 3-9 and the keepalive) and dropped packets 0-2.
   const auto& c = p.a->session().counters();
