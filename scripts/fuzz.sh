@@ -15,6 +15,7 @@ declare -A corpus=(
   [udt_tunnel]=tests/fuzz/udt/tunnel_corpus
   [crypto_handshake]=tests/fuzz/crypto/corpus_handshake
   [crypto_record]=tests/fuzz/crypto/corpus_record
+  [crypto_batch]=tests/fuzz/crypto/corpus_batch
   [fudp_flow]=tests/fuzz/fudp/corpus
   [gateway_forwarder]=tests/fuzz/gateway/corpus
   [gateway_tun_offload]=tests/fuzz/gateway/offload_corpus
