@@ -53,17 +53,10 @@ transport::SendResult SecureCore::send(std::span<const std::uint8_t> ip_packet, 
 }
 
 std::optional<std::size_t> SecureCore::poll_transmit(std::span<std::uint8_t> out, TimePoint now) {
-  last_now_ = now;
-  if (auto n = session_.poll_control(out, now)) return n;
-  if (!session_.can_send(now)) {
-    stage_inner(now);
-    return std::nullopt;
-  }
-  if (out.size() <= wire::kRecordOverhead) return std::nullopt;
-  if (auto n = send_staged(out, now)) return n;
-  const auto n = inner_->poll_transmit(out.subspan(wire::kDataHeaderSize, out.size() - wire::kRecordOverhead), now);
-  if (!n) return std::nullopt;
-  return session_.seal(out, *n, now);
+  const std::array<std::span<std::uint8_t>, 1> slots{out};
+  std::array<std::size_t, 1> length{};
+  if (poll_transmits(slots, length, now) == 0) return std::nullopt;
+  return length[0];
 }
 
 std::size_t SecureCore::poll_transmits(std::span<const std::span<std::uint8_t>> slots,
