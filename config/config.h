@@ -65,7 +65,7 @@ struct TcpncSettings {
   double idle_retransmission_target = 0.01;
   // Longest coding window as a share of the path's min RTT (never shorter than 15 ms): a lost
   // source holds the sources after it in its CW until the CW's repairs arrive.
-  double cw_rtt_fraction = 0.25;
+  double cw_rtt_fraction = 0.5;
   // Packets of a flow with nothing waiting at the tunnel's entrance pass the bulk queue (pings,
   // DNS, handshakes, the ACKs of a reverse transfer are neither delayed nor dropped by a bulk flow
   // that fills the entrance); false: one FIFO.

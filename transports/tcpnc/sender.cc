@@ -247,8 +247,11 @@ std::optional<TimePoint> Sender::cw_age_deadline() const {
   if (!e || e->count() == 0 || rate <= 0) return std::nullopt;
   // A CW's sources wait for its repairs if one is lost, so a CW that input slower than the path
   // fills lasts at most twice what a full one lasts at the path rate (input paced at the path
-  // rate, even in a 0.75 gain phase, fills it sooner).
-  return book.state(e->cw_id()).opened + Duration(static_cast<std::int64_t>(2e9 * plan_.n_max() / rate));
+  // rate, even in a 0.75 gain phase, fills it sooner), and no longer than half the min RTT unless
+  // a full CW itself lasts longer (the 15 ms floor of short RTTs).
+  const Duration full(static_cast<std::int64_t>(1e9 * plan_.n_max() / rate));
+  const Duration half_rtt = cc_->min_rtt() / 2;
+  return book.state(e->cw_id()).opened + std::max(full, std::min(2 * full, half_rtt));
 }
 
 void Sender::close_due_cw(TimePoint now) {

@@ -140,7 +140,8 @@ class Sender {
   // Whether input has paused for flush_delay() with a partly filled CW open.
   bool flush_due(TimePoint now) const;
   // When the CW being filled becomes too old to wait for more sources (none while none is open or
-  // the path rate is unknown): twice what a full CW lasts at the path rate after its first source.
+  // the path rate is unknown): twice what a full CW lasts at the path rate after its first source,
+  // at most half the min RTT unless a full CW lasts longer.
   std::optional<TimePoint> cw_age_deadline() const;
   // Closes the CW being filled if input paused (flush_due) or it is too old (cw_age_deadline).
   void close_due_cw(TimePoint now);

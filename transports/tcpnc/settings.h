@@ -28,7 +28,7 @@ struct TcpncCoreSettings {
   double idle_retransmission_target = 0.01;  // the same bound while the path has room for the
                                              // repairs: input well below the path rate (the spare
                                              // plan), or a CW closed early because input paused
-  double cw_rtt_fraction = 0.25;             // longest CW: this x min RTT at the path rate, or the
+  double cw_rtt_fraction = 0.5;              // longest CW: this x min RTT at the path rate, or the
                                              // floor of RedundancyPlan::delay_bounded_n_max
   bool sparse_flow_priority = true;          // packets of flows with nothing waiting pass the
                                              // entrance queue first (entrance_lanes.h)

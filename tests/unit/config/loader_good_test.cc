@@ -82,7 +82,7 @@ peers:
   EXPECT_DOUBLE_EQ(c.peers[3].tcpnc.retransmission_target, 0.25);
   EXPECT_DOUBLE_EQ(c.peers[4].tcpnc.retransmission_target, 0.3);
   for (const auto& p : c.peers) EXPECT_DOUBLE_EQ(p.tcpnc.idle_retransmission_target, 0.01);
-  for (const auto& p : c.peers) EXPECT_DOUBLE_EQ(p.tcpnc.cw_rtt_fraction, 0.25);
+  for (const auto& p : c.peers) EXPECT_DOUBLE_EQ(p.tcpnc.cw_rtt_fraction, 0.5);
   for (const auto& p : c.peers) EXPECT_TRUE(p.tcpnc.sparse_flow_priority);
 }
 
@@ -105,7 +105,7 @@ peers:
       r_max: 1.5
       retransmission_target: 0.001
       idle_retransmission_target: 1
-      cw_rtt_fraction: 0.5
+      cw_rtt_fraction: 0.4
       sparse_flow_priority: false
       fixed_n: 16
       fixed_k: 0
@@ -126,7 +126,7 @@ peers:
   EXPECT_DOUBLE_EQ(s.r_max, 1.5);
   EXPECT_DOUBLE_EQ(s.retransmission_target, 0.001);
   EXPECT_DOUBLE_EQ(s.idle_retransmission_target, 1.0);
-  EXPECT_DOUBLE_EQ(s.cw_rtt_fraction, 0.5);
+  EXPECT_DOUBLE_EQ(s.cw_rtt_fraction, 0.4);
   EXPECT_FALSE(s.sparse_flow_priority);
   EXPECT_EQ(s.fixed_n, std::optional<std::uint32_t>(16));
   EXPECT_EQ(s.fixed_k, std::optional<std::uint32_t>(0));

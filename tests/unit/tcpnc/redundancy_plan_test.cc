@@ -266,9 +266,10 @@ TEST(RedundancyPlanSpare, FixedPlansNeverSwitch) {
 // The plan chosen at 10 Mbit/s (900 datagrams/s) under 10 % loss (every tenth transmission lost),
 // by a plan whose controller is `cc`, with input filling the path and going on through rounds (at
 // short RTTs the hosts' queue at the entrance outlasts a round's hold).
-RedundancyPlan short_rtt_plan(CcAlgorithm cc, const PathEstimate& path) {
+RedundancyPlan short_rtt_plan(CcAlgorithm cc, const PathEstimate& path, double cw_rtt_fraction = 0.5) {
   TcpncCoreSettings s;
   s.congestion_control = cc;
+  s.cw_rtt_fraction = cw_rtt_fraction;
   return adapted_plan(s, path, 90, 1111us, 85, [](std::uint64_t tx) { return tx % 10 == 0; }, Rounds{1.0});
 }
 
@@ -289,10 +290,11 @@ TEST(RedundancyPlanShortRtt, WithBbrALongCwMayNeedARoundAsOftenAsThePerRttAllowa
 }
 
 TEST(RedundancyPlanShortRtt, AtLongerRttsThePerRttAllowanceBindsAsBefore) {
-  // 60 ms RTT: 4 CWs of 13 per RTT, so half a round per RTT is 0.12 per CW for every controller.
+  // 60 ms RTT with CWs of a quarter of it (4 CWs of 13 per RTT): half a round per RTT is 0.12 per
+  // CW for every controller. (With the default half an RTT, 2 CWs of 27, it is 0.25: the cap.)
   const PathEstimate path{900, 60ms};
-  const RedundancyPlan bbr = short_rtt_plan(CcAlgorithm::kBbr, path);
-  const RedundancyPlan cubic = short_rtt_plan(CcAlgorithm::kCubic, path);
+  const RedundancyPlan bbr = short_rtt_plan(CcAlgorithm::kBbr, path, 0.25);
+  const RedundancyPlan cubic = short_rtt_plan(CcAlgorithm::kCubic, path, 0.25);
   EXPECT_DOUBLE_EQ(bbr.retransmission_bound(bbr.n(), path), cubic.retransmission_bound(cubic.n(), path));
   EXPECT_LT(bbr.retransmission_bound(bbr.n(), path), 0.25);
   EXPECT_EQ(bbr.k(), cubic.k());
@@ -334,17 +336,18 @@ TEST(RedundancyPlanRoundCost, RoundsThatIdleThePathAreWorthRepairs) {
   EXPECT_LE(loss_based.k(), 4u);
 }
 
-// The CW's delay budget: min RTT / 4 at the path rate, or a floor of 15 ms that stretches a CW no
+// The CW's delay budget: min RTT x cw_rtt_fraction (default 1/2) at the path rate, or a floor of 15 ms that stretches a CW no
 // longer than half the min RTT or 64 sources, whichever is longer; at most n_max (255).
 TEST(RedundancyPlanCwLength, FollowsTheRttWithAFloorForLowRates) {
   RedundancyPlan plan(TcpncCoreSettings{}, 255);
   plan.start(255, transport::time_from_ns(1'000'000'000));
   EXPECT_EQ(plan.delay_bounded_n_max({17'700, 10ms}), 88u);   // 200 Mbit/s: half the RTT, 5 ms
   EXPECT_EQ(plan.delay_bounded_n_max({8'850, 10ms}), 64u);    // 100 Mbit/s: 64 sources (7.2 ms)
-  EXPECT_EQ(plan.delay_bounded_n_max({8'600, 50ms}), 129u);   // 15 ms, longer than RTT / 4
+  EXPECT_EQ(plan.delay_bounded_n_max({8'600, 50ms}), 215u);   // RTT / 2, longer than 15 ms
   EXPECT_EQ(plan.delay_bounded_n_max({885, 10ms}), 13u);      // 10 Mbit/s: 15 ms
   EXPECT_EQ(plan.delay_bounded_n_max({4'425, 20ms}), 64u);    // 50 Mbit/s: 64 sources (14.5 ms)
-  EXPECT_EQ(plan.delay_bounded_n_max({2'000, 200ms}), 100u);  // RTT / 4
+  EXPECT_EQ(plan.delay_bounded_n_max({2'000, 200ms}), 200u);  // RTT / 2
+  EXPECT_EQ(plan.delay_bounded_n_max({885, 60ms}), 26u);      // 10 Mbit/s, 60 ms: RTT / 2 (30 ms)
   EXPECT_EQ(plan.delay_bounded_n_max({17'700, 60ms}), 255u);  // 15 ms is 265 sources: n_max
 }
 
