@@ -336,8 +336,9 @@ TEST(RedundancyPlanRoundCost, RoundsThatIdleThePathAreWorthRepairs) {
   EXPECT_LE(loss_based.k(), 4u);
 }
 
-// The CW's delay budget: min RTT x cw_rtt_fraction (default 1/2) at the path rate, or a floor of 15 ms that stretches a CW no
-// longer than half the min RTT or 64 sources, whichever is longer; at most n_max (255).
+// The CW's delay budget: min RTT x cw_rtt_fraction (default 1/2) at the path rate, or a floor of
+// 15 ms that stretches a CW no longer than half the min RTT or 64 sources, whichever is longer; at
+// most n_max (255).
 TEST(RedundancyPlanCwLength, FollowsTheRttWithAFloorForLowRates) {
   RedundancyPlan plan(TcpncCoreSettings{}, 255);
   plan.start(255, transport::time_from_ns(1'000'000'000));
