@@ -76,7 +76,7 @@ class Decoder {
 
   // Feeds one combination whose header carries full 64-bit cw_id and base.
   FeedResult feed(const CodingHeader& h, std::span<const std::uint8_t> payload);
-  // Parses a datagram (coding header + payload), unwraps its 32-bit cw_id/base against the
+  // Parses a datagram (coding header + payload), unwraps its 16-bit cw_id and 32-bit base against the
   // decoder's window, and feeds it.
   FeedResult feed_datagram(std::span<const std::uint8_t> datagram);
 

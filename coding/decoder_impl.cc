@@ -17,8 +17,9 @@ DecoderImpl::DecoderImpl(const DecoderConfig& cfg)
       oldest_(cfg.first_cw_id),
       oldest_base_(cfg.first_source),
       highest_(cfg.first_cw_id) {
-  if (cfg_.max_open == 0 || cfg_.max_n == 0 || cfg_.max_n > kMaxWindow || cfg_.max_packet == 0 ||
-      cfg_.max_packet > kMaxPacket)
+  // Slots beyond a quarter of the CW id space would let a 16-bit wire id unwrap to the wrong CW.
+  if (cfg_.max_open == 0 || cfg_.max_open > (std::size_t{1} << (kCwIdBits - 2)) || cfg_.max_n == 0 ||
+      cfg_.max_n > kMaxWindow || cfg_.max_packet == 0 || cfg_.max_packet > kMaxPacket)
     throw std::invalid_argument("DecoderConfig out of range");
   storage_ = AlignedBuffer(cfg_.max_open * cfg_.max_n * stride_);
   static_assert(std::is_trivially_copyable_v<CwRowState> && alignof(CwRowState) <= kSymbolAlign);
@@ -165,7 +166,7 @@ FeedResult DecoderImpl::feed_datagram(std::span<const std::uint8_t> datagram) {
     ++stats_.malformed;
     return FeedResult::kMalformed;
   }
-  pc->header.cw_id = unwrap32(oldest_, static_cast<std::uint32_t>(pc->header.cw_id));
+  pc->header.cw_id = unwrap_cw_id(oldest_, static_cast<std::uint16_t>(pc->header.cw_id));
   pc->header.base = unwrap32(oldest_base_, static_cast<std::uint32_t>(pc->header.base));
   return feed(pc->header, pc->payload);
 }

@@ -4,11 +4,14 @@
 #include <cstring>
 
 #include "transports/common/byte_order.h"
+#include "transports/common/serial_number.h"
 
 namespace ncgw::coding {
 namespace {
 
+using transport::get_be16;
 using transport::get_be32;
+using transport::put_be16;
 using transport::put_be32;
 
 // Structural validity shared by writer and parser.
@@ -37,8 +40,7 @@ std::size_t write_header(const CodingHeader& h, std::span<std::uint8_t> out) {
                                            (h.closed ? kFlagClosed : 0));
   p[kOffWidth] = h.width;
   p[kOffIndex] = h.index;
-  p[kOffReserved] = 0;
-  put_be32(p + kOffCwId, static_cast<std::uint32_t>(h.cw_id));
+  put_be16(p + kOffCwId, static_cast<std::uint16_t>(h.cw_id));
   put_be32(p + kOffBase, static_cast<std::uint32_t>(h.base));
   if (h.kind == Kind::kSeeded) put_be32(p + kFixedHeaderSize, h.seed);
   if (h.kind == Kind::kExplicit) std::memcpy(p + kFixedHeaderSize, h.coefs.data(), h.width);
@@ -48,7 +50,7 @@ std::size_t write_header(const CodingHeader& h, std::span<std::uint8_t> out) {
 std::optional<ParsedCombination> parse_combination(std::span<const std::uint8_t> d) {
   if (d.size() < kFixedHeaderSize) return std::nullopt;
   const std::uint8_t flags = d[kOffFlags];
-  if ((flags >> 6) != kWireVersion || (flags & 0x07) != 0 || d[kOffReserved] != 0) return std::nullopt;
+  if ((flags >> 6) != kWireVersion || (flags & 0x07) != 0) return std::nullopt;
   const unsigned kind = (flags >> 4) & 0x03;
   if (kind > static_cast<unsigned>(Kind::kExplicit)) return std::nullopt;
   ParsedCombination pc;
@@ -57,7 +59,7 @@ std::optional<ParsedCombination> parse_combination(std::span<const std::uint8_t>
   h.closed = (flags & kFlagClosed) != 0;
   h.width = d[kOffWidth];
   h.index = d[kOffIndex];
-  h.cw_id = get_be32(d.data() + kOffCwId);
+  h.cw_id = get_be16(d.data() + kOffCwId);
   h.base = get_be32(d.data() + kOffBase);
   if (!valid(h)) return std::nullopt;
   const std::size_t size = header_size(h);
@@ -69,11 +71,11 @@ std::optional<ParsedCombination> parse_combination(std::span<const std::uint8_t>
 }
 
 std::uint64_t unwrap32(std::uint64_t expected, std::uint32_t wire) {
-  const std::uint32_t delta = wire - static_cast<std::uint32_t>(expected);
-  const auto signed_delta = static_cast<std::int32_t>(delta);
-  if (signed_delta < 0 && static_cast<std::uint64_t>(-static_cast<std::int64_t>(signed_delta)) > expected)
-    return wire;  // would fall below zero: take the wire value as is
-  return expected + static_cast<std::uint64_t>(static_cast<std::int64_t>(signed_delta));
+  return transport::unwrap_serial<32>(expected, wire);
+}
+
+std::uint64_t unwrap_cw_id(std::uint64_t expected, std::uint16_t wire) {
+  return transport::unwrap_serial<kCwIdBits>(expected, wire);
 }
 
 }  // namespace ncgw::coding

@@ -26,7 +26,7 @@ inline constexpr std::size_t kMaxWindow = 255;
 inline constexpr unsigned kGfPolynomial = 0x11D;
 
 // Version carried in the top two bits of the coding header's first byte.
-inline constexpr std::uint8_t kWireVersion = 1;
+inline constexpr std::uint8_t kWireVersion = 2;
 
 // What a combination is (bits 5..4 of header byte 0).
 enum class Kind : std::uint8_t {
@@ -36,13 +36,16 @@ enum class Kind : std::uint8_t {
 };
 
 // Byte offsets of the coding header (all multi-byte fields big-endian; docs/coding-wire.md).
+// Version 1 of this header had a reserved byte at offset 3 and a 32-bit CW id: 3 bytes more.
 inline constexpr std::size_t kOffFlags = 0;   // u8: version(7..6) kind(5..4) closed(3) reserved(2..0)
 inline constexpr std::size_t kOffWidth = 1;   // u8: sources the combination spans (1..kMaxWindow)
 inline constexpr std::size_t kOffIndex = 2;   // u8: source index inside the CW (kSource), else 0
-inline constexpr std::size_t kOffReserved = 3;  // u8: 0
-inline constexpr std::size_t kOffCwId = 4;    // u32: CW id (consecutive, wraps; unwrapped by receiver)
-inline constexpr std::size_t kOffBase = 8;    // u32: low 32 bits of the CW's first source number
-inline constexpr std::size_t kFixedHeaderSize = 12;  // bytes before the kind-specific tail
+inline constexpr std::size_t kOffCwId = 3;    // u16: low 16 bits of the CW id (unwrapped by receiver)
+inline constexpr std::size_t kOffBase = 5;    // u32: low 32 bits of the CW's first source number
+inline constexpr std::size_t kFixedHeaderSize = 9;  // bytes before the kind-specific tail
+// Bits of the CW id on the wire. A receiver holds at most 255 CWs (a u8 in the transport's
+// HELLO), so every CW id it may see lies well within 2^15 of its oldest.
+inline constexpr unsigned kCwIdBits = 16;
 inline constexpr std::size_t kSeedSize = 4;   // u32 seed after the fixed header (kSeeded)
 // Largest coding header: fixed part plus kMaxWindow explicit coefficients.
 inline constexpr std::size_t kMaxHeaderSize = kFixedHeaderSize + kMaxWindow;

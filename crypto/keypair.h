@@ -8,9 +8,10 @@
 
 namespace ncgw::crypto {
 
-// Records sealed under one key pair before it is refused (WireGuard's REJECT_AFTER_MESSAGES:
-// the counter must never wrap, and the top of the range stays clear of the replay window).
-inline constexpr std::uint64_t kRejectAfterMessages = ~std::uint64_t{0} - (std::uint64_t{1} << 13);
+// Records sealed under one key pair before it is refused (WireGuard's REJECT_AFTER_MESSAGES, for
+// the record's 48-bit counter: it must never wrap, and the top of the range stays clear of the
+// replay window). At 10 million records a second that is 325 days; keys change every 2 minutes.
+inline constexpr std::uint64_t kRejectAfterMessages = (std::uint64_t{1} << 48) - (std::uint64_t{1} << 13) - 1;
 
 // One session's transport keys, indices, send counter and replay window.
 struct Keypair {

@@ -48,12 +48,12 @@ Keypair* Session::find_keypair(std::uint32_t local_index, TimePoint now) {
 }
 
 std::optional<Bytes> Session::receive(Bytes d, TimePoint now, MutBytes plain) {
+  if (!d.empty() && d[0] == wire::kTypeData) return open_record(d, now, plain);
   if (d.size() < 4 || d[1] != 0 || d[2] != 0 || d[3] != 0) {
     ++counters_.drop_malformed;
     return std::nullopt;
   }
   switch (d[0]) {
-    case wire::kTypeData: return open_record(d, now, plain);
     case wire::kTypeInitiation: on_initiation(d, now); return std::nullopt;
     case wire::kTypeResponse: on_response(d, now); return std::nullopt;
     case wire::kTypeCookie: on_cookie(d, now); return std::nullopt;
@@ -66,12 +66,12 @@ std::optional<Bytes> Session::open_record(Bytes d, TimePoint now, MutBytes plain
     ++counters_.drop_malformed;
     return std::nullopt;
   }
-  Keypair* kp = find_keypair(transport::get_be32(d.data() + 4), now);
+  Keypair* kp = find_keypair(transport::get_be32(d.data() + wire::kOffDataReceiver), now);
   if (!kp) {
     ++counters_.drop_unknown_key;
     return std::nullopt;
   }
-  const std::uint64_t counter = transport::get_be64(d.data() + 8);
+  const std::uint64_t counter = transport::get_be48(d.data() + wire::kOffDataCounter);
   if (counter >= kRejectAfterMessages || !kp->window.check(counter)) {
     ++counters_.drop_replay;
     return std::nullopt;
@@ -94,10 +94,9 @@ std::optional<Bytes> Session::open_record(Bytes d, TimePoint now, MutBytes plain
 std::size_t Session::seal(MutBytes out, std::size_t payload_size, TimePoint now) {
   (void)now;
   Keypair& kp = *current_;
-  std::memset(out.data(), 0, wire::kDataHeaderSize);
   out[0] = wire::kTypeData;
-  transport::put_be32(out.data() + 4, kp.remote_index);
-  transport::put_be64(out.data() + 8, kp.send_counter);
+  transport::put_be32(out.data() + wire::kOffDataReceiver, kp.remote_index);
+  transport::put_be48(out.data() + wire::kOffDataCounter, kp.send_counter);
   const Bytes header = out.first(wire::kDataHeaderSize);
   std::uint8_t* body = out.data() + wire::kDataHeaderSize;
   aead_seal(kp.send, kp.send_counter++, header, {body, payload_size}, body);

@@ -30,7 +30,7 @@ struct SessionSettings {
   transport::Duration rekey_after = std::chrono::seconds(120);
   transport::Duration reject_after = std::chrono::seconds(180);   // keys die this long after birth
   transport::Duration handshake_retry = std::chrono::seconds(1);  // new message 1 if no answer
-  std::uint64_t rekey_after_messages = std::uint64_t{1} << 60;
+  std::uint64_t rekey_after_messages = std::uint64_t{1} << 47;
   std::int64_t wall_offset_ns = 0;             // wall clock minus core time (message 1 timestamps)
   std::uint32_t load_threshold = 20;           // initiations a second beyond which mac2 is required
   std::uint32_t handshakes_per_second = 10;    // initiations processed a second while under load

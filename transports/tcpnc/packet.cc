@@ -7,15 +7,17 @@
 namespace ncgw::tcpnc {
 
 using transport::get_be16;
+using transport::get_be24;
 using transport::get_be32;
 using transport::get_be64;
 using transport::put_be16;
+using transport::put_be24;
 using transport::put_be32;
 using transport::put_be64;
 
 std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
-  if (d.size() < kCommonHeaderSize || d[kOffVersion] != kVersion) return std::nullopt;
-  const std::uint8_t t = d[kOffType];
+  if (d.size() < kCommonHeaderSize || (d[kOffVersionType] >> 4) != kVersion) return std::nullopt;
+  const std::uint8_t t = d[kOffVersionType] & 0x0F;
   if (t < static_cast<std::uint8_t>(PacketType::kData) || t > static_cast<std::uint8_t>(PacketType::kDataAck))
     return std::nullopt;
   CommonHeader h;
@@ -26,10 +28,18 @@ std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
   return h;
 }
 
+void set_type(std::span<std::uint8_t> out, PacketType type) {
+  out[kOffVersionType] = static_cast<std::uint8_t>(kVersion << 4 | static_cast<std::uint8_t>(type));
+}
+
+std::optional<PacketType> peek_type(std::span<const std::uint8_t> d) {
+  if (d.empty() || (d[kOffVersionType] >> 4) != kVersion) return std::nullopt;
+  return static_cast<PacketType>(d[kOffVersionType] & 0x0F);
+}
+
 std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
   if (out.size() < kCommonHeaderSize) return 0;
-  out[kOffVersion] = kVersion;
-  out[kOffType] = static_cast<std::uint8_t>(h.type);
+  set_type(out, h.type);
   put_be32(out.data() + kOffSrcSession, h.src_session);
   put_be32(out.data() + kOffDstSession, h.dst_session);
   return kCommonHeaderSize;
@@ -37,14 +47,14 @@ std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
 
 std::size_t write_data_header(std::span<std::uint8_t> out, const CommonHeader& h, const DataHeader& d) {
   if (out.size() < kDataHeaderSize || write_common(out, h) == 0) return 0;
-  put_be32(out.data() + kOffDataTx, static_cast<std::uint32_t>(d.tx));
+  put_be24(out.data() + kOffDataTx, static_cast<std::uint32_t>(d.tx));
   return kDataHeaderSize;
 }
 
 std::optional<DataHeader> parse_data(std::span<const std::uint8_t> d, std::span<const std::uint8_t>& coded) {
   if (d.size() < kDataHeaderSize) return std::nullopt;
   DataHeader h;
-  h.tx = get_be32(d.data() + kOffDataTx);
+  h.tx = get_be24(d.data() + kOffDataTx);
   coded = d.subspan(kDataHeaderSize);
   return h;
 }
@@ -135,7 +145,7 @@ std::size_t append_ack(std::span<std::uint8_t> out, std::size_t data_size, std::
   if (size > out.size() || ack_body.size() > 0xFFFF) return 0;
   std::copy(ack_body.begin(), ack_body.end(), out.begin() + static_cast<std::ptrdiff_t>(data_size));
   put_be16(out.data() + size - kAckTrailerSize, static_cast<std::uint16_t>(ack_body.size()));
-  out[kOffType] = static_cast<std::uint8_t>(PacketType::kDataAck);
+  set_type(out, PacketType::kDataAck);
   return size;
 }
 
@@ -158,13 +168,13 @@ std::size_t write_hello(std::span<std::uint8_t> out, const CommonHeader& h, cons
 }
 
 std::optional<Hello> parse_hello(std::span<const std::uint8_t> d) {
-  if (d.size() < kHelloMinSize) return std::nullopt;
+  if (d.size() < kHelloSize) return std::nullopt;
   Hello h;
   h.version = get_be32(d.data() + kOffHelloVersion);
   h.max_packet = get_be16(d.data() + kOffHelloMaxPacket);
   h.max_n = d[kOffHelloMaxN];
   h.max_open = d[kOffHelloMaxOpen];
-  h.flags = d.size() > kOffHelloFlags ? d[kOffHelloFlags] : 0;
+  h.flags = d[kOffHelloFlags];
   if (h.version != kVersion || h.max_n == 0 || h.max_open == 0 || h.max_packet == 0) return std::nullopt;
   return h;
 }

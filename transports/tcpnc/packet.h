@@ -20,8 +20,8 @@ struct CommonHeader {
 
 // DATA fields before the coding header.
 struct DataHeader {
-  std::uint64_t tx = 0;  // transmission number (the wire carries its low 32 bits; parse_data
-                         // returns them, the receiver unwraps)
+  std::uint64_t tx = 0;  // transmission number (the wire carries its low kDataTxBits bits;
+                         // parse_data returns them, the receiver unwraps)
 };
 
 // One CW entry of an ACK.
@@ -59,6 +59,10 @@ struct Hello {
 
 // Parses the common header; rejects short input, another version or an unknown type.
 std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d);
+// Writes byte 0 of a datagram: this protocol version and `type`.
+void set_type(std::span<std::uint8_t> out, PacketType type);
+// The type byte 0 names if it carries this protocol version (the type may still be unknown).
+std::optional<PacketType> peek_type(std::span<const std::uint8_t> d);
 // Writes the common header; returns kCommonHeaderSize or 0.
 std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "coding/header.h"
+#include "transports/common/serial_number.h"
 
 namespace ncgw::tcpnc {
 
@@ -45,8 +46,8 @@ void Receiver::stop() {
 
 void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> coded, TimePoint now) {
   if (!decoder_) return;
-  DataHeader d = wire;  // 32-bit transmission number on the wire: unwrap next to the largest received
-  if (!ranges_.empty()) d.tx = coding::unwrap32(ranges_.largest() + 1, static_cast<std::uint32_t>(wire.tx));
+  DataHeader d = wire;  // 24-bit transmission number on the wire: unwrap next to the largest received
+  if (!ranges_.empty()) d.tx = transport::unwrap_serial<kDataTxBits>(ranges_.largest() + 1, wire.tx);
   ++ctr_.combinations_received;
   if (!ranges_.empty() && d.tx > ranges_.largest() + kTxRecords) { ++ctr_.out_of_window; return; }
   // Delayed ACK (as TCP): every ack_every-th datagram, or max_ack_delay after the first one; at
@@ -59,7 +60,7 @@ void Receiver::on_data(const DataHeader& wire, std::span<const std::uint8_t> cod
   rx_loss_.on_received(d.tx);  // arrived, whatever the decoder makes of it
   const auto parsed = coding::parse_combination(coded);
   if (!parsed) { ++ctr_.malformed; return; }
-  const std::uint64_t id = coding::unwrap32(decoder_->oldest_cw(), static_cast<std::uint32_t>(parsed->header.cw_id));
+  const std::uint64_t id = coding::unwrap_cw_id(decoder_->oldest_cw(), static_cast<std::uint16_t>(parsed->header.cw_id));
   switch (decoder_->feed_datagram(coded)) {
     case coding::FeedResult::kInnovative: ++ctr_.innovative; break;
     case coding::FeedResult::kDependent: ++ctr_.dependent; break;

@@ -56,7 +56,7 @@ struct TcpncCoreSettings {
   std::uint32_t ack_every = 2;               // delayed ACK: acknowledge every this many DATA ...
   std::uint32_t max_ack_delay_us = 5000;     // ... or this long after the first unacknowledged one
   std::uint64_t initial_tx = 0;              // first transmission number of a session (tests start
-                                             // near 2^32 to cross the 32-bit wire wrap; keep < 2^32)
+                                             // near 2^24 to cross the 24-bit wire wrap; keep < 2^24)
 };
 
 // Limits of automatic sizing (cwnd_max_packets 0): memory bounds, not tuning.

@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<std::uint8_t> pkt(200, 7);
   fuzz::for_each_datagram(data, size, scratch, [&](std::vector<std::uint8_t>& dgram) {
     parse_all(dgram);
-    if (dgram.size() >= kCommonHeaderSize && dgram[kOffType] != static_cast<std::uint8_t>(PacketType::kHello)) {
+    if (dgram.size() >= kCommonHeaderSize && peek_type(dgram) != PacketType::kHello) {
       transport::put_be32(dgram.data() + kOffSrcSession, a.session_id());
       transport::put_be32(dgram.data() + kOffDstSession, b.session_id());
     }

@@ -180,9 +180,9 @@ TEST(TcpncPatterns, RedundancyFallsWhenLossStops) {
   EXPECT_EQ(sim->ep(Side::b).sink.errors(), 0u);
 }
 
-TEST(TcpncPatterns, TransmissionNumbersCrossThe32BitWireWrap) {
+TEST(TcpncPatterns, TransmissionNumbersCrossThe24BitWireWrap) {
   Scenario sc;
-  sc.settings.initial_tx = (std::uint64_t{1} << 32) - 2000;  // the wire carries the low 32 bits
+  sc.settings.initial_tx = (std::uint64_t{1} << kDataTxBits) - 2000;  // the wire carries the low 24 bits
   sc.data_loss = [](Simulation& sim, sim::Link& l) {
     l.add<sim::BernoulliLoss>(0.05, sim.seed_for(75));
     l.add<sim::Reorder>(0.02, 3ms, sim.seed_for(76));
@@ -190,7 +190,7 @@ TEST(TcpncPatterns, TransmissionNumbersCrossThe32BitWireWrap) {
   auto sim = build(sc, 6010, kPackets);
   expect_all_delivered(*sim);
   const auto& a = *sim->ep(Side::a).core;
-  EXPECT_GT(stat(a, "combinations_sent"), 2000.0);  // so the last ones are past 2^32
+  EXPECT_GT(stat(a, "combinations_sent"), 2000.0);  // so the last ones are past 2^24
   EXPECT_NEAR(stat(a, "loss_rate_long"), 0.05, 0.02);  // arrivals were matched to the right records
   EXPECT_EQ(stat(a, "rto_count"), 0.0);
 }

@@ -1,8 +1,9 @@
-// Coding header codec: round trips, rejection of malformed headers, 32-bit unwrapping.
+// Coding header codec: round trips, rejection of malformed headers, unwrapping of wire ids.
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#include "coding/decoder.h"
 #include "coding/header.h"
 #include "transports/common/rng.h"
 
@@ -17,7 +18,7 @@ TEST(Header, RoundTripsEveryKind) {
     h.width = static_cast<std::uint8_t>(1 + rng.below(kMaxWindow));
     h.index = h.kind == Kind::kSource ? static_cast<std::uint8_t>(rng.below(h.width)) : 0;
     h.closed = rng.bernoulli(0.5);
-    h.cw_id = static_cast<std::uint32_t>(rng.next());
+    h.cw_id = static_cast<std::uint16_t>(rng.next());   // the wire's 16 bits
     h.base = static_cast<std::uint32_t>(rng.next());
     if (h.kind == Kind::kSeeded) h.seed = static_cast<std::uint32_t>(rng.next());
     if (h.kind == Kind::kExplicit)
@@ -60,7 +61,7 @@ TEST(Header, RejectsMalformed) {
   ASSERT_EQ(write_header(h, good), kFixedHeaderSize);
   ASSERT_TRUE(parse_combination(good));
   auto bad = good;
-  bad[kOffFlags] = static_cast<std::uint8_t>((2 << 6) | (bad[kOffFlags] & 0x3F));  // version 2
+  bad[kOffFlags] = static_cast<std::uint8_t>((1 << 6) | (bad[kOffFlags] & 0x3F));  // version 1
   EXPECT_FALSE(parse_combination(bad));
   bad = good;
   bad[kOffFlags] |= 0x30;  // kind 3
@@ -94,6 +95,39 @@ TEST(Header, Unwrap32PicksTheNearestValue) {
   EXPECT_EQ(unwrap32(0x100000005ULL, 0xFFFFFFF0U), 0xFFFFFFF0ULL);
   EXPECT_EQ(unwrap32(0x500000000ULL, 7), 0x500000007ULL);
   EXPECT_EQ(unwrap32(3, 0xFFFFFFFFU), 0xFFFFFFFFULL);  // would go negative: taken as is
+}
+
+TEST(Header, CwIdsTravelAsTheirLow16Bits) {
+  CodingHeader h;
+  h.kind = Kind::kSource;
+  h.width = 3;
+  h.index = 2;
+  h.cw_id = 0x1234ABCDULL;
+  h.base = 0x1122334455ULL;
+  std::vector<std::uint8_t> b(kFixedHeaderSize + 4, 0);
+  ASSERT_EQ(write_header(h, b), 9u);   // flags, width, index, cw id (2), base (4)
+  EXPECT_EQ(b[kOffCwId], 0xAB);
+  EXPECT_EQ(b[kOffCwId + 1], 0xCD);
+  EXPECT_EQ(b[kOffBase], 0x22);
+  const auto pc = parse_combination(b);
+  ASSERT_TRUE(pc);
+  EXPECT_EQ(pc->header.cw_id, 0xABCDu);
+  EXPECT_EQ(pc->payload.size(), 4u);
+  // Unwrapped next to what the receiver expects, across the 16-bit wrap in both directions.
+  EXPECT_EQ(unwrap_cw_id(0x1234ABC0ULL, 0xABCD), 0x1234ABCDULL);
+  EXPECT_EQ(unwrap_cw_id(0x0001FFF0ULL, 0x0005), 0x00020005ULL);
+  EXPECT_EQ(unwrap_cw_id(0x00020005ULL, 0xFFF0), 0x0001FFF0ULL);
+  EXPECT_EQ(unwrap_cw_id(3, 0xFFFF), 0xFFFFULL);   // would go negative: taken as is
+}
+
+TEST(Header, DecoderRefusesMoreSlotsThanCwIdsCanName) {
+  DecoderConfig c;
+  c.max_n = 1;          // small slots: this test is about their number
+  c.max_packet = 16;
+  c.max_open = std::size_t{1} << (kCwIdBits - 2);
+  EXPECT_NO_THROW(Decoder{c});
+  c.max_open += 1;
+  EXPECT_THROW(Decoder{c}, std::invalid_argument);
 }
 
 }  // namespace

@@ -62,7 +62,7 @@ TEST(SecureCore, ForgedAndReplayedDatagramsNeverReachTheTransport) {
   const auto plain_before = inner_plain(*p.b).counters();
   for (const auto& d : seen) p.b->on_datagram(d, p.now);                 // replay
   auto forged = seen.back();
-  forged[15] ^= 0x40;   // a counter never used: passes the window, fails the tag
+  forged[wire::kOffDataCounter + 5] ^= 0x40;   // a counter never used: passes the window, fails the tag
   p.b->on_datagram(forged, p.now);                                        // bad tag
   std::vector<std::uint8_t> plain_datagram(64, 0);                        // a plain header in clear
   p.b->on_datagram(plain_datagram, p.now);

@@ -43,11 +43,11 @@ TEST(Session, ForgedAndTamperedRecordsDropped) {
   p.advance(1ms);
   ASSERT_TRUE(p.send(p.a, p.b, payload(1)));
   auto rec = p.last_record;
-  rec[8 + 7] ^= 0x40;   // a fresh counter: passes the window, fails the tag
+  rec[wire::kOffDataCounter + 5] ^= 0x40;   // a fresh counter: passes the window, fails the tag
   p.deliver(p.b, rec, p.delivered_b);
   rec = p.last_record;
   rec[30] ^= 1;
-  rec[15] += 1;
+  rec[wire::kOffDataCounter + 5] += 1;
   p.deliver(p.b, rec, p.delivered_b);
   EXPECT_EQ(p.b.counters().drop_bad_tag, 2u);
   rec[4] ^= 0xff;   // no such receiver index

@@ -36,7 +36,7 @@ struct Pair {
     while (a.send(pkt, t) == transport::SendResult::accepted) ++offered;
     for (int round = 0; round < 4; ++round) {
       while (auto n = a.poll_transmit(buf, t)) {
-        if (buf[1] == static_cast<std::uint8_t>(PacketType::kData) && ++data_count % drop_every == 0) continue;
+        if (peek_type({buf.data(), *n}) == PacketType::kData && ++data_count % drop_every == 0) continue;
         b.on_datagram({buf.data(), *n}, t);
       }
       while (auto n = b.poll_transmit(buf, t)) a.on_datagram({buf.data(), *n}, t);
