@@ -15,13 +15,17 @@ using transport::put_be24;
 using transport::put_be32;
 using transport::put_be64;
 
+std::optional<PacketType> peek_type(std::span<const std::uint8_t> d) {
+  if (d.empty() || (d[kOffVersionType] >> 4) != kVersion) return std::nullopt;
+  return static_cast<PacketType>(d[kOffVersionType] & 0x0F);
+}
+
 std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
-  if (d.size() < kCommonHeaderSize || (d[kOffVersionType] >> 4) != kVersion) return std::nullopt;
-  const std::uint8_t t = d[kOffVersionType] & 0x0F;
-  if (t < static_cast<std::uint8_t>(PacketType::kData) || t > static_cast<std::uint8_t>(PacketType::kDataAck))
-    return std::nullopt;
+  const std::optional<PacketType> type = peek_type(d);
+  if (d.size() < kCommonHeaderSize || !type) return std::nullopt;
+  if (*type < PacketType::kData || *type > PacketType::kDataAck) return std::nullopt;
   CommonHeader h;
-  h.type = static_cast<PacketType>(t);
+  h.type = *type;
   h.src_session = get_be32(d.data() + kOffSrcSession);
   h.dst_session = get_be32(d.data() + kOffDstSession);
   if (h.src_session == 0) return std::nullopt;
@@ -30,11 +34,6 @@ std::optional<CommonHeader> parse_common(std::span<const std::uint8_t> d) {
 
 void set_type(std::span<std::uint8_t> out, PacketType type) {
   out[kOffVersionType] = static_cast<std::uint8_t>(kVersion << 4 | static_cast<std::uint8_t>(type));
-}
-
-std::optional<PacketType> peek_type(std::span<const std::uint8_t> d) {
-  if (d.empty() || (d[kOffVersionType] >> 4) != kVersion) return std::nullopt;
-  return static_cast<PacketType>(d[kOffVersionType] & 0x0F);
 }
 
 std::size_t write_common(std::span<std::uint8_t> out, const CommonHeader& h) {
