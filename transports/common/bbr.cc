@@ -83,6 +83,8 @@ void BbrController::reset() {
   full_bw_count_ = startup_queue_rounds_ = startup_excess_rounds_ = 0;
   filled_pipe_ = bw_measured_ = round_held_ = excess_loss_ = probe_rtt_timing_ = in_rto_recovery_ = false;
   held_rounds_ = 0;
+  round_finding_ = true;
+  rtt_queued_ = false;
   cycle_index_ = 0;
   pacing_gain_ = kHighGain;
   cwnd_gain_ = kHighGain;
@@ -122,6 +124,7 @@ void BbrController::on_ack(const AckEvent& e) {
   }
   update_min_rtt(e);
   advance_state(e);
+  round_finding_ = (round_finding_ && !round_start_) || finding_rate();
   set_outputs(e);
 }
 
@@ -130,6 +133,7 @@ void BbrController::update_round(const AckEvent& e) {
   round_lost_ += e.lost;
   round_held_ = round_held_ || e.entrance_held;
   if (e.rtt) {
+    rtt_queued_ = have_min_rtt_ && *e.rtt > min_rtt_ * kQueueFactor + kQueueSlack;
     round_min_rtt_ = round_has_rtt_ ? std::min(round_min_rtt_, *e.rtt) : *e.rtt;
     round_has_rtt_ = true;
   }
@@ -158,6 +162,9 @@ void BbrController::end_round(const AckEvent& e) {
       excess_loss_ = true;
       ++events_;
       ++excess_loss_rounds_;
+      // The controller's own overshoot overflows a queue: only a round whose smallest RTT showed
+      // one standing counts (bursty link loss can exceed the model too, with the queue empty).
+      if ((round_finding_ || finding_rate()) && queue_standing_) ++overshoot_rounds_;
       const bool severe = frac > el + std::max(kStartupSevereMargin, kStartupSevereSigmas * sigma);
       if (mode_ == Mode::kStartup && (++startup_excess_rounds_ >= kStartupExcessRounds || severe))
         filled_pipe_ = bw_measured_ = true;
@@ -344,6 +351,7 @@ void BbrController::stats(std::vector<transport::StatEntry>& out) const {
   out.push_back({"bbr_link_loss", link_loss()});
   out.push_back({"bbr_queue_standing", queue_standing_ ? 1.0 : 0.0});
   out.push_back({"bbr_excess_loss_rounds", static_cast<double>(excess_loss_rounds_)});
+  out.push_back({"bbr_overshoot_rounds", static_cast<double>(overshoot_rounds_)});
   out.push_back({"bbr_rounds", static_cast<double>(round_count_)});
   out.push_back({"bbr_probe_rtt_count", static_cast<double>(probe_rtt_count_)});
   out.push_back({"bbr_startup_restarts", static_cast<double>(startup_restarts_)});

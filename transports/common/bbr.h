@@ -60,7 +60,11 @@ class BbrController : public CongestionController {
   double bw() const { return max_bw_.best(); }
   // Path rate x min RTT, in transmissions (the initial window while unknown).
   double bdp() const;
-  std::uint64_t round_count() const { return round_count_; }
+  std::uint64_t round_count() const override { return round_count_; }
+  std::uint64_t overshoot_rounds() const override { return overshoot_rounds_; }
+  // While finding the rate, when the latest RTT sample showed a standing queue (an overflow's
+  // losses are declared with the queue full; link loss with it empty goes to the estimate at once).
+  bool round_may_overshoot() const override { return (round_finding_ || finding_rate()) && rtt_queued_; }
   // How often start-up ran again because a rate found application-limited was limiting.
   std::uint64_t startup_restarts() const { return startup_restarts_; }
 
@@ -83,6 +87,8 @@ class BbrController : public CongestionController {
   void check_restart();
   // State transitions of Drain, ProbeBW's gain cycle and ProbeRTT.
   void advance_state(const AckEvent& e);
+  // Startup or Drain: the path's rate is still being found, or what finding it queued drained.
+  bool finding_rate() const { return mode_ == Mode::kStartup || mode_ == Mode::kDrain; }
   // Enters ProbeBW at a random phase other than the draining one.
   void enter_probe_bw(TimePoint now);
   // Pacing rate and window from the model and the state's gains.
@@ -134,6 +140,9 @@ class BbrController : public CongestionController {
   double pacing_gain_ = 1, cwnd_gain_ = 2;
   double pacing_rate_ = 0, cwnd_ = 10;
   std::uint64_t events_ = 0, excess_loss_rounds_ = 0, cw_failures_ = 0, probe_rtt_count_ = 0;
+  std::uint64_t overshoot_rounds_ = 0;  // excess-loss rounds that began or ran in Startup or Drain
+  bool round_finding_ = true;           // the round in progress began or ran in Startup or Drain
+  bool rtt_queued_ = false;             // the latest RTT sample showed a standing queue
 };
 
 }  // namespace ncgw::transport

@@ -79,6 +79,17 @@ class CongestionController {
   // plateau, or excess loss or a standing queue). Until then the path has room by definition.
   // Controllers without a rate model say true: they make no claim.
   virtual bool path_filled() const { return true; }
+  // Rounds (one round trip each: a round ends when a transmission sent after it began is
+  // acknowledged) counted so far; 0 for controllers that keep no rounds.
+  virtual std::uint64_t round_count() const { return 0; }
+  // Of those rounds, the ones whose loss was the controller's own overshoot: more than the
+  // link-loss model expects in a round that began or ran while the controller was still finding
+  // the path's rate (BBR Startup, and the Drain after it). Such losses are queue overflow, not the
+  // link's: the sender keeps them out of its link-loss estimate, or it would size repairs for them.
+  virtual std::uint64_t overshoot_rounds() const { return 0; }
+  // Whether the round in progress may turn out to be an overshoot round: the sender then holds
+  // the losses it declares until the round ends, and feeds them to its estimate only if it was not.
+  virtual bool round_may_overshoot() const { return false; }
   // Congestion responses so far (window reductions; for the model-based controller, rounds whose
   // loss exceeded what the link-loss model expects, and timeouts).
   virtual std::uint64_t events() const = 0;

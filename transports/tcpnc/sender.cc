@@ -70,6 +70,7 @@ void Sender::start(const Hello& peer, TimePoint now) {
   max_packet_ = pieces_ ? configured_max_packet_ : std::min(configured_max_packet_, whole);
   mss_clamp_ = pieces_ ? clamped_mss(source_limit_) : 0;
   cc_->reset();
+  overshoot_.reset(*cc_);
   codel_.reset();
   short_queue_until_ = {};
   delivery_.reset();

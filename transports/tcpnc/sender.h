@@ -23,6 +23,7 @@
 #include "transports/tcpnc/congestion_controller.h"
 #include "transports/tcpnc/cw_book.h"
 #include "transports/common/delivery_rate.h"
+#include "transports/tcpnc/overshoot_losses.h"
 #include "transports/tcpnc/pacer.h"
 #include "transports/tcpnc/packet.h"
 #include "transports/tcpnc/entrance_lanes.h"
@@ -233,6 +234,8 @@ class Sender {
   RttEstimator rtt_;
   std::unique_ptr<CongestionController> cc_;   // allocated once, at construction
   DeliveryRateSampler delivery_;
+  OvershootLosses overshoot_;                  // the controller's start-up overshoot, kept out of
+                                               // the loss estimate
   Pacer pacer_;
   std::vector<TxRecord> txs_;
 

@@ -52,7 +52,7 @@ void Sender::declare_lost(TxRecord& r) {
   ++ctr_.declared_lost;
   delivery_.on_lost();
   ++lost_since_ack_;
-  plan_.estimator().on_lost(r.tx, r.sent);
+  overshoot_.on_lost(r.tx, r.sent, *cc_, plan_.estimator());  // the estimator has it now or at the round's end
   CwState* c = book_.held(r.cw_id);
   if (!c) return;
   --c->in_flight;
@@ -186,6 +186,7 @@ void Sender::report_ack(std::optional<Duration> path_rtt, TimePoint now) {
   long_wait_since_ack_ = false;
   acked_this_ack_ = lost_since_ack_ = 0;
   cc_->on_ack(e);
+  overshoot_.after_ack(*cc_, plan_.estimator());
 }
 
 void Sender::on_rto(TimePoint now) {

@@ -24,6 +24,8 @@ void Sender::stats(std::vector<transport::StatEntry>& out, TimePoint now) const 
   add("repairs_sent", static_cast<double>(ctr_.repairs_sent));
   add("retransmissions", static_cast<double>(ctr_.retransmissions));
   add("declared_lost", static_cast<double>(ctr_.declared_lost));
+  add("overshoot_losses_excluded", static_cast<double>(overshoot_.excluded()));
+  add("overshoot_losses_overflow", static_cast<double>(overshoot_.overflow()));
   add("entrance_drops", static_cast<double>(ctr_.entrance_drops));
   add("aqm_drops", static_cast<double>(ctr_.aqm_drops));
   add("entrance_wait_ms_total", static_cast<double>(ctr_.entrance_wait_ns) / 1e6);
