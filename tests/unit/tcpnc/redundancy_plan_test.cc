@@ -354,3 +354,35 @@ TEST(RedundancyPlanCwLength, FollowsTheRttWithAFloorForLowRates) {
 
 }  // namespace
 }  // namespace ncgw::tcpnc
+
+namespace ncgw::tcpnc {
+namespace {
+
+// After a few early losses the path stays clean: the plan follows the estimate down instead of
+// holding the repairs chosen for the early loss rate (an absolute slack of 0.2 pp once held k = 5
+// for seconds on a loss-free 200 Mbit/s path).
+TEST(RedundancyPlanFollowsTheEstimate, DownToACleanPathsLossRate) {
+  RedundancyPlan plan(TcpncCoreSettings{}, 64);
+  TimePoint now = transport::time_from_ns(1'000'000'000);
+  plan.start(64, now);
+  std::uint64_t tx = 0;
+  for (int i = 0; i < 50; ++i) {  // 5 s at 10,000 transmissions per second
+    for (int j = 0; j < 1000; ++j, ++tx) {
+      const TimePoint sent = now + std::chrono::microseconds(100 * j);
+      if (tx < 2000 && tx % 200 == 0) plan.estimator().on_lost(tx, sent);  // 10 early losses
+      else plan.estimator().on_arrived(tx, sent);
+    }
+    now += 100ms;
+    plan.maybe_adapt(now, kPath, tx, tx);
+    if (i == 2) {
+      EXPECT_GT(plan.loss_rate(), 0.003) << "the early losses should have counted";
+    }
+  }
+  // The estimate (prior included) is then about 1e-4: one repair per 64 sources. The 0.2 pp slack
+  // stopped at 2.5e-4 and k = 2 here.
+  EXPECT_LT(plan.loss_rate(), 0.0002);
+  EXPECT_LE(plan.k(), 1u);
+}
+
+}  // namespace
+}  // namespace ncgw::tcpnc
