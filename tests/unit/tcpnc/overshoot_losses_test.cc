@@ -31,87 +31,80 @@ class ScriptedController : public transport::CongestionController {
   void stats(std::vector<transport::StatEntry>&) const override {}
 };
 
-// Feeds arrivals for tx [from, to) except those in `lost`, losses for those, through `ol`.
-void outcomes(OvershootLosses& ol, ScriptedController& cc, coding::LossEstimator& est, std::uint64_t from,
-              std::uint64_t to, std::uint64_t lose_every) {
-  const transport::TimePoint t0{};
-  for (std::uint64_t tx = from; tx < to; ++tx) {
-    if (tx % lose_every == 0) ol.on_lost(tx, t0 + std::chrono::microseconds(tx), cc, est);
-    else est.on_arrived(tx, t0 + std::chrono::microseconds(tx));
+// A fresh hold in front of an estimator, driven by a scripted controller.
+class OvershootLossesTest : public ::testing::Test {
+ protected:
+  OvershootLossesTest() { ol_.reset(cc_); }
+
+  // Outcomes for tx [from, to): every `lose_every`-th lost (through the hold), the rest arrived.
+  void outcomes(std::uint64_t from, std::uint64_t to, std::uint64_t lose_every) {
+    const transport::TimePoint t0{};
+    for (std::uint64_t tx = from; tx < to; ++tx) {
+      if (tx % lose_every == 0) ol_.on_lost(tx, t0 + std::chrono::microseconds(tx), cc_, est_);
+      else est_.on_arrived(tx, t0 + std::chrono::microseconds(tx));
+    }
   }
+  // The controller ends its round (an overshoot round if `overshoot`) and the sender sees it.
+  void end_round(bool overshoot) {
+    ++cc_.rounds;
+    if (overshoot) ++cc_.overshoots;
+    ol_.after_ack(cc_, est_);
+  }
+  double loss_rate() const { return est_.long_run().loss_rate; }
+
+  ScriptedController cc_;
+  coding::LossEstimator est_;
+  OvershootLosses ol_;
+};
+
+TEST_F(OvershootLossesTest, LossesOutsideAnOvershootWindowReachTheEstimateAtOnce) {
+  outcomes(0, 2000, 10);
+  EXPECT_NEAR(loss_rate(), 0.1, 1e-9);
+  EXPECT_EQ(ol_.excluded(), 0u);
 }
 
-TEST(OvershootLosses, LossesOutsideAnOvershootWindowReachTheEstimateAtOnce) {
-  ScriptedController cc;
-  coding::LossEstimator est;
-  OvershootLosses ol;
-  ol.reset(cc);
-  outcomes(ol, cc, est, 0, 2000, 10);
-  EXPECT_NEAR(est.long_run().loss_rate, 0.1, 1e-9);
-  EXPECT_EQ(ol.excluded(), 0u);
+TEST_F(OvershootLossesTest, HeldLossesOfAnOrdinaryRoundReachTheEstimateWhenItEnds) {
+  cc_.may_overshoot = true;
+  outcomes(0, 2000, 10);
+  ol_.after_ack(cc_, est_);  // the round goes on: still held
+  EXPECT_EQ(loss_rate(), 0.0);
+  end_round(false);
+  EXPECT_NEAR(loss_rate(), 0.1, 1e-9);
+  EXPECT_EQ(ol_.excluded(), 0u);
 }
 
-TEST(OvershootLosses, HeldLossesOfAnOrdinaryRoundReachTheEstimateWhenItEnds) {
-  ScriptedController cc;
-  coding::LossEstimator est;
-  OvershootLosses ol;
-  ol.reset(cc);
-  cc.may_overshoot = true;
-  outcomes(ol, cc, est, 0, 2000, 10);
-  ol.after_ack(cc, est);  // the round goes on: still held
-  EXPECT_EQ(est.long_run().loss_rate, 0.0);
-  ++cc.rounds;
-  ol.after_ack(cc, est);
-  EXPECT_NEAR(est.long_run().loss_rate, 0.1, 1e-9);
-  EXPECT_EQ(ol.excluded(), 0u);
-}
-
-TEST(OvershootLosses, AnOvershootRoundsLossesNeverReachTheEstimate) {
-  ScriptedController cc;
-  coding::LossEstimator est;
-  OvershootLosses ol;
-  ol.reset(cc);
-  cc.may_overshoot = true;
-  outcomes(ol, cc, est, 0, 2000, 10);
-  ++cc.rounds;
-  ++cc.overshoots;
-  ol.after_ack(cc, est);
-  EXPECT_EQ(est.long_run().loss_rate, 0.0);
-  EXPECT_EQ(ol.excluded(), 200u);
+TEST_F(OvershootLossesTest, AnOvershootRoundsLossesNeverReachTheEstimate) {
+  cc_.may_overshoot = true;
+  outcomes(0, 2000, 10);
+  end_round(true);
+  EXPECT_EQ(loss_rate(), 0.0);
+  EXPECT_EQ(ol_.excluded(), 200u);
   // The next round is an ordinary one: its losses count again.
-  cc.may_overshoot = false;
-  outcomes(ol, cc, est, 2000, 4000, 10);
-  EXPECT_NEAR(est.long_run().loss_rate, 200.0 / 3800.0, 1e-9);
+  cc_.may_overshoot = false;
+  outcomes(2000, 4000, 10);
+  EXPECT_NEAR(loss_rate(), 200.0 / 3800.0, 1e-9);
 }
 
-TEST(OvershootLosses, AFullHoldPassesLossesOnAndCountsThem) {
-  ScriptedController cc;
-  coding::LossEstimator est;
-  OvershootLosses ol(50);
-  ol.reset(cc);
-  cc.may_overshoot = true;
-  outcomes(ol, cc, est, 0, 1000, 10);  // 100 losses, 50 held
-  EXPECT_EQ(ol.overflow(), 50u);
-  ++cc.rounds;
-  ++cc.overshoots;
-  ol.after_ack(cc, est);
-  EXPECT_EQ(ol.excluded(), 50u);
-  EXPECT_NEAR(est.long_run().loss_rate, 50.0 / 950.0, 1e-9);
+TEST_F(OvershootLossesTest, AFullHoldPassesLossesOnAndCountsThem) {
+  ol_ = OvershootLosses(50);
+  ol_.reset(cc_);
+  cc_.may_overshoot = true;
+  outcomes(0, 1000, 10);  // 100 losses, 50 held
+  EXPECT_EQ(ol_.overflow(), 50u);
+  end_round(true);
+  EXPECT_EQ(ol_.excluded(), 50u);
+  EXPECT_NEAR(loss_rate(), 50.0 / 950.0, 1e-9);
 }
 
-TEST(OvershootLosses, ANewSessionStartsFromTheControllersCounters) {
-  ScriptedController cc;
-  coding::LossEstimator est;
-  OvershootLosses ol;
-  cc.rounds = 7;
-  cc.overshoots = 3;
-  ol.reset(cc);
-  cc.may_overshoot = true;
-  outcomes(ol, cc, est, 0, 1000, 10);
-  ++cc.rounds;  // an ordinary round ends: the old overshoot count is not news
-  ol.after_ack(cc, est);
-  EXPECT_EQ(ol.excluded(), 0u);
-  EXPECT_NEAR(est.long_run().loss_rate, 0.1, 1e-9);
+TEST_F(OvershootLossesTest, ANewSessionStartsFromTheControllersCounters) {
+  cc_.rounds = 7;
+  cc_.overshoots = 3;
+  ol_.reset(cc_);
+  cc_.may_overshoot = true;
+  outcomes(0, 1000, 10);
+  end_round(false);  // an ordinary round ends: the old overshoot count is not news
+  EXPECT_EQ(ol_.excluded(), 0u);
+  EXPECT_NEAR(loss_rate(), 0.1, 1e-9);
 }
 
 }  // namespace
