@@ -92,6 +92,10 @@ void BbrController::reset() {
   pacing_rate_ = 0;  // unpaced until the first RTT sample
 }
 
+bool BbrController::shows_queue(Duration rtt) const {
+  return have_min_rtt_ && rtt > min_rtt_ * kQueueFactor + kQueueSlack;
+}
+
 double BbrController::link_loss() const {
   const double total = link_acked_ + link_lost_;
   return total > 0 ? link_lost_ / total : 0.0;
@@ -133,7 +137,7 @@ void BbrController::update_round(const AckEvent& e) {
   round_lost_ += e.lost;
   round_held_ = round_held_ || e.entrance_held;
   if (e.rtt) {
-    rtt_queued_ = have_min_rtt_ && *e.rtt > min_rtt_ * kQueueFactor + kQueueSlack;
+    rtt_queued_ = shows_queue(*e.rtt);
     round_min_rtt_ = round_has_rtt_ ? std::min(round_min_rtt_, *e.rtt) : *e.rtt;
     round_has_rtt_ = true;
   }
@@ -149,7 +153,7 @@ void BbrController::update_round(const AckEvent& e) {
 void BbrController::end_round(const AckEvent& e) {
   const double n = static_cast<double>(round_acked_ + round_lost_);
   const bool rtt_known = have_min_rtt_ && round_has_rtt_;
-  queue_standing_ = rtt_known && round_min_rtt_ > min_rtt_ * kQueueFactor + kQueueSlack;
+  queue_standing_ = round_has_rtt_ && shows_queue(round_min_rtt_);
   const bool queue_empty = rtt_known && round_min_rtt_ <= min_rtt_ * kEmptyFactor + kEmptySlack;
   excess_loss_ = false;
   if (n > 0) {
@@ -164,7 +168,7 @@ void BbrController::end_round(const AckEvent& e) {
       ++excess_loss_rounds_;
       // The controller's own overshoot overflows a queue: only a round whose smallest RTT showed
       // one standing counts (bursty link loss can exceed the model too, with the queue empty).
-      if ((round_finding_ || finding_rate()) && queue_standing_) ++overshoot_rounds_;
+      if (round_in_finding() && queue_standing_) ++overshoot_rounds_;
       const bool severe = frac > el + std::max(kStartupSevereMargin, kStartupSevereSigmas * sigma);
       if (mode_ == Mode::kStartup && (++startup_excess_rounds_ >= kStartupExcessRounds || severe))
         filled_pipe_ = bw_measured_ = true;

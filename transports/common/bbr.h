@@ -64,7 +64,7 @@ class BbrController : public CongestionController {
   std::uint64_t overshoot_rounds() const override { return overshoot_rounds_; }
   // While finding the rate, when the latest RTT sample showed a standing queue (an overflow's
   // losses are declared with the queue full; link loss with it empty goes to the estimate at once).
-  bool round_may_overshoot() const override { return (round_finding_ || finding_rate()) && rtt_queued_; }
+  bool round_may_overshoot() const override { return round_in_finding() && rtt_queued_; }
   // How often start-up ran again because a rate found application-limited was limiting.
   std::uint64_t startup_restarts() const { return startup_restarts_; }
 
@@ -89,6 +89,10 @@ class BbrController : public CongestionController {
   void advance_state(const AckEvent& e);
   // Startup or Drain: the path's rate is still being found, or what finding it queued drained.
   bool finding_rate() const { return mode_ == Mode::kStartup || mode_ == Mode::kDrain; }
+  // The round in progress began or ran while finding the rate (its losses may be overshoot).
+  bool round_in_finding() const { return round_finding_ || finding_rate(); }
+  // Whether `rtt` shows a standing queue: above min RTT x 1.15 + 1 ms (false while min RTT is unknown).
+  bool shows_queue(Duration rtt) const;
   // Enters ProbeBW at a random phase other than the draining one.
   void enter_probe_bw(TimePoint now);
   // Pacing rate and window from the model and the state's gains.

@@ -7,12 +7,14 @@ OvershootLosses::OvershootLosses(std::size_t capacity) : held_(capacity) {}
 
 void OvershootLosses::on_lost(std::uint64_t tx, transport::TimePoint sent,
                               const transport::CongestionController& cc, coding::LossEstimator& est) {
-  if (cc.round_may_overshoot() && count_ < held_.size()) {
+  if (!cc.round_may_overshoot()) {
+    est.on_lost(tx, sent);
+  } else if (count_ < held_.size()) {
     held_[count_++] = {tx, sent};
-    return;
+  } else {
+    ++overflow_;
+    est.on_lost(tx, sent);
   }
-  if (cc.round_may_overshoot()) ++overflow_;
-  est.on_lost(tx, sent);
 }
 
 void OvershootLosses::after_ack(const transport::CongestionController& cc, coding::LossEstimator& est) {

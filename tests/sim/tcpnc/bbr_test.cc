@@ -18,10 +18,7 @@ constexpr auto kWarmup = 4s;
 constexpr auto kMeasure = 12s;
 
 // Bottleneck queue of one BDP in datagrams of full size.
-std::size_t bdp_packets() {
-  const double datagram_bits = (kPacket + kDataHeaderSize + kCodingOverhead + 28) * 8.0;
-  return static_cast<std::size_t>(kRate * 2 * std::chrono::duration<double>(kOneWay).count() / datagram_bits);
-}
+std::size_t bdp_packets() { return bdp_datagrams(kRate, kOneWay, kPacket); }
 
 // Loss model of one case.
 struct LossCase {
@@ -34,23 +31,7 @@ struct LossCase {
 
 // Two default cores over the path; loss `c` after the bottleneck on the data direction.
 std::unique_ptr<Simulation> build_default(const LossCase& c) {
-  auto sim = std::make_unique<Simulation>(c.seed);
-  const TcpncCoreSettings s;  // the defaults: what a user gets
-  for (Side side : {Side::a, Side::b}) {
-    sim->set_core(side, std::make_unique<TcpncCore>(s, sim->seed_for(side == Side::a ? 11 : 12)));
-    sim::Link& l = sim->link_from(side);
-    l.add<sim::Bottleneck>(kRate, 28, bdp_packets());
-    if (side == Side::a && c.e > 0) {
-      if (c.burst <= 1.0) l.add<sim::BernoulliLoss>(c.e, sim->seed_for(21));
-      else l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(c.e, c.burst, sim->seed_for(21)));
-    }
-    l.add<sim::Delay>(kOneWay);
-  }
-  sim->set_source(Side::a, std::make_unique<sim::BulkSource>(kPacket, 1));
-  // The bulk source ignores drops, so the entrance AQM (CoDel) drops some of what it accepted:
-  // gaps are allowed and checked against the AQM's own count; duplicates and reordering are not.
-  sim->ep(Side::b).sink.set_allow_gaps(true);
-  return sim;
+  return build_default_path(kRate, kOneWay, kPacket, c.e, c.burst, c.seed);
 }
 
 // Goodput of the loss-free run (same path, same lengths), measured once.

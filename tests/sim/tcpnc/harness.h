@@ -56,6 +56,36 @@ inline std::unique_ptr<Simulation> build(const Scenario& sc, std::uint64_t seed,
   return sim;
 }
 
+// Datagrams of one BDP on a path of `rate_bps` with `one_way` delay each way, for sources of
+// `packet` bytes (TCP/NC data and coding headers and IPv4/UDP included).
+inline std::size_t bdp_datagrams(double rate_bps, transport::Duration one_way, std::size_t packet) {
+  const double datagram_bits = static_cast<double>(packet + kDataHeaderSize + kCodingOverhead + 28) * 8.0;
+  return static_cast<std::size_t>(rate_bps * 2 * std::chrono::duration<double>(one_way).count() / datagram_bits);
+}
+
+// Two default cores (what a user gets) over a path of `rate_bps` and `one_way` delay each way with
+// a one-BDP drop-tail bottleneck queue; loss `e` of mean burst `burst` (1: Bernoulli) after the
+// bottleneck on A -> B; a bulk source of `packet`-byte packets on A. The bulk source ignores
+// drops, so the entrance AQM drops some of what it accepted: B's sink allows gaps.
+inline std::unique_ptr<Simulation> build_default_path(double rate_bps, transport::Duration one_way, std::size_t packet,
+                                                      double e, double burst, std::uint64_t seed) {
+  auto sim = std::make_unique<Simulation>(seed);
+  const TcpncCoreSettings s;
+  for (Side side : {Side::a, Side::b}) {
+    sim->set_core(side, std::make_unique<TcpncCore>(s, sim->seed_for(side == Side::a ? 11 : 12)));
+    sim::Link& l = sim->link_from(side);
+    l.add<sim::Bottleneck>(rate_bps, 28, bdp_datagrams(rate_bps, one_way, packet));
+    if (side == Side::a && e > 0) {
+      if (burst <= 1.0) l.add<sim::BernoulliLoss>(e, sim->seed_for(21));
+      else l.add_element(sim::GilbertElliottLoss::from_rate_and_burst(e, burst, sim->seed_for(21)));
+    }
+    l.add<sim::Delay>(one_way);
+  }
+  sim->set_source(Side::a, std::make_unique<sim::BulkSource>(packet, 1));
+  sim->ep(Side::b).sink.set_allow_gaps(true);
+  return sim;
+}
+
 // A named stat of a core (NaN if absent).
 inline double stat(const transport::Core& core, const std::string& name) {
   for (const auto& e : core.stats())

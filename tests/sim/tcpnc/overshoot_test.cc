@@ -17,20 +17,7 @@ constexpr std::size_t kPacket = 1400;
 
 // Default cores over the path, a bulk source on A, Bernoulli loss `e` after the bottleneck.
 std::unique_ptr<Simulation> build_path(double e, std::uint64_t seed) {
-  auto sim = std::make_unique<Simulation>(seed);
-  const double datagram_bits = (kPacket + kDataHeaderSize + kCodingOverhead + 28) * 8.0;
-  const auto bdp = static_cast<std::size_t>(kRate * 2 * std::chrono::duration<double>(kOneWay).count() / datagram_bits);
-  const TcpncCoreSettings s;  // the defaults
-  for (Side side : {Side::a, Side::b}) {
-    sim->set_core(side, std::make_unique<TcpncCore>(s, sim->seed_for(side == Side::a ? 11 : 12)));
-    sim::Link& l = sim->link_from(side);
-    l.add<sim::Bottleneck>(kRate, 28, bdp);
-    if (side == Side::a && e > 0) l.add<sim::BernoulliLoss>(e, sim->seed_for(21));
-    l.add<sim::Delay>(kOneWay);
-  }
-  sim->set_source(Side::a, std::make_unique<sim::BulkSource>(kPacket, 1));
-  sim->ep(Side::b).sink.set_allow_gaps(true);  // the entrance AQM drops some of an unresponsive source
-  return sim;
+  return build_default_path(kRate, kOneWay, kPacket, e, 1.0, seed);
 }
 
 // Prints what the first seconds cost and returns the sending core.

@@ -16,9 +16,7 @@ constexpr auto kOneWay = 75ms;
 constexpr std::size_t kPacket = 1400;
 
 double datagram_bits() { return (kPacket + kDataHeaderSize + kCodingOverhead + 28) * 8.0; }
-std::size_t bdp_packets() {
-  return static_cast<std::size_t>(kRate * 2 * std::chrono::duration<double>(kOneWay).count() / datagram_bits());
-}
+std::size_t bdp_packets() { return bdp_datagrams(kRate, kOneWay, kPacket); }
 
 // Link payload rate times (1 - e): what the tunnel could deliver at the erasure limit.
 double limit_bps(double e) { return kRate * kPacket * 8 / datagram_bits() * (1 - e); }
